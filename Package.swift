@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// ReactiveCocoa 2.5's model of streams of values over time, as small layered Swift modules.
+// Dependencies point one way only (see DESIGN.md):
+//   Tuples, Disposables <- Schedulers <- Signals <- Sequences, Subjects <- Command
+import PackageDescription
+
+let modules: [(name: String, dependencies: [String])] = [
+    ("Tuples", []),
+    ("Disposables", []),
+    ("Schedulers", ["Disposables"]),
+    ("Signals", ["Disposables", "Schedulers", "Tuples"]),
+    ("Sequences", ["Signals", "Schedulers", "Tuples"]),
+    ("Subjects", ["Signals"]),
+    ("Command", ["Subjects", "Signals", "Schedulers"]),
+]
+
+/// Modules whose issue has landed, and so have a test target of their own.
+let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers"]
+
+let package = Package(
+    name: "ReactiveCocoaSwift",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: modules.map { .library(name: $0.name, targets: [$0.name]) },
+    targets: modules.map { module in
+        .target(name: module.name, dependencies: module.dependencies.map { .target(name: $0) })
+    } + modules.filter { testedModules.contains($0.name) }.map { module in
+        .testTarget(
+            name: "\(module.name)Tests",
+            dependencies: [.target(name: module.name), "TestSupport"] + module.dependencies.map { .target(name: $0) }
+        )
+    } + [
+        .target(name: "TestSupport", dependencies: ["Disposables"], path: "Tests/TestSupport"),
+        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers"]),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: modules.map { .target(name: $0.name) },
+            path: "Benchmarks"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The Command module arrives with its own issue; until then it holds nothing (DESIGN.md).

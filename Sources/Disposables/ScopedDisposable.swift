@@ -1,0 +1,24 @@
+/// A disposable that disposes the one it wraps when it is deinitialized.
+///
+/// Keep it in a property or a local to tie a subscription to an owner's lifetime:
+///
+/// ```swift
+/// final class Screen {
+///     let subscription: ScopedDisposable
+///     init(connection: Disposable) {
+///         subscription = connection.asScoped()
+///     }
+/// }   // releasing the screen disposes the connection
+/// ```
+///
+/// RAC 2.5: `RACScopedDisposable`, `+scopedDisposableWithDisposable:`.
+public final class ScopedDisposable: Disposable, @unchecked Sendable {
+    /// Wraps `disposable`, which is disposed with this one or at its deinit.
+    public init(_ disposable: Disposable) {
+        super.init { disposable.dispose() }
+    }
+
+    deinit {
+        dispose()
+    }
+}

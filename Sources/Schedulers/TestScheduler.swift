@@ -1,0 +1,184 @@
+import Disposables
+import Foundation
+import Synchronization
+
+/// A scheduler in virtual time, for tests: nothing runs until you step or advance it.
+///
+/// Blocks run in the order of their due time, and in the order they were scheduled when due at the
+/// same time, with the test scheduler as ``Scheduler/current``. The clock starts at a fixed date
+/// (`Date(timeIntervalSinceReferenceDate: 0)`) and moves only when a block runs or you advance it,
+/// so time-based code runs in microseconds and always the same way.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// var fired: [TimeInterval] = []
+/// scheduler.schedule(afterDelay: 2) { fired.append(2) }
+/// scheduler.schedule(afterDelay: 1) { fired.append(1) }
+/// scheduler.advance(by: 1)   // fired == [1]
+/// scheduler.run()            // fired == [1, 2]
+/// ```
+///
+/// Blocks run on the thread that steps or advances the scheduler, outside its lock, so a block may
+/// schedule more work.
+///
+/// RAC 2.5: `RACTestScheduler`.
+public final class TestScheduler: Scheduler, @unchecked Sendable {
+    /// The date the virtual clock of a new test scheduler starts at.
+    public static let startDate = Date(timeIntervalSinceReferenceDate: 0)
+
+    /// How many blocks `stepAll()` or `advance(to:)` runs before it decides a repeating schedule
+    /// will never let it finish.
+    private static let runawayLimit = 10_000_000
+
+    private let state: Mutex<State>
+
+    /// A test scheduler whose clock reads `startDate`.
+    public init(startDate: Date = TestScheduler.startDate) {
+        state = Mutex(State(now: startDate))
+        super.init(name: "ReactiveCocoaSwift.test")
+    }
+
+    /// The virtual time: the due date of the last block run, or the last date advanced to.
+    public override var now: Date {
+        state.withLock { $0.now }
+    }
+
+    /// Whether no block is waiting.
+    public var isEmpty: Bool {
+        state.withLock { $0.queue.isEmpty }
+    }
+
+    /// Queues `action` to run at the present virtual time, after what is already due by then.
+    public override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        enqueue(at: nil, repeatingEvery: nil, action)
+    }
+
+    /// Queues `action` to run when the virtual clock reaches `date`.
+    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        enqueue(at: date, repeatingEvery: nil, action)
+    }
+
+    /// Queues `action` at `date`, then every `interval` of virtual time, until disposed.
+    ///
+    /// `leeway` is ignored: virtual time is exact.
+    public override func schedule(
+        after date: Date,
+        repeatingEvery interval: TimeInterval,
+        leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        precondition(interval > 0, "TestScheduler.schedule(after:repeatingEvery:) needs a positive interval, got \(interval)")
+        return enqueue(at: date, repeatingEvery: interval, action)
+    }
+
+    /// Runs the next block due, moving the clock to its due time if that is later.
+    ///
+    /// - Returns: `false` when nothing was waiting.
+    ///
+    /// RAC 2.5: `-step`.
+    @discardableResult
+    public func step() -> Bool {
+        runNext(dueBy: nil)
+    }
+
+    /// Runs the next `count` blocks, or fewer when the queue empties first.
+    ///
+    /// RAC 2.5: `-step:`.
+    public func step(_ count: Int) {
+        precondition(count >= 0, "TestScheduler.step(_:) needs a count of zero or more, got \(count)")
+        for _ in 0..<count where !step() { return }
+    }
+
+    /// Runs blocks until none is waiting, including those scheduled along the way.
+    ///
+    /// A repeating schedule that is never disposed never lets it finish: after ten million blocks
+    /// it stops with a precondition failure; use ``advance(by:)`` or ``step(_:)`` instead.
+    ///
+    /// RAC 2.5: `-stepAll`.
+    public func stepAll() {
+        var ran = 0
+        while runNext(dueBy: nil) {
+            ran += 1
+            precondition(ran < Self.runawayLimit, "TestScheduler.stepAll(): ran \(ran) blocks and more keep coming; a repeating schedule is never disposed — use advance(by:) or step(_:)")
+        }
+    }
+
+    /// Runs every block, as ``stepAll()`` does, leaving the clock at the last block's due time.
+    public func run() {
+        stepAll()
+    }
+
+    /// Moves the clock forward by `interval`, running every block due by then in order.
+    public func advance(by interval: TimeInterval = 0) {
+        precondition(interval >= 0, "TestScheduler.advance(by:) cannot go back in time, got \(interval)")
+        advance(to: now.addingTimeInterval(interval))
+    }
+
+    /// Moves the clock to `date`, running every block due by then in order; the clock reads `date`
+    /// afterwards.
+    public func advance(to date: Date) {
+        var ran = 0
+        while runNext(dueBy: date) {
+            ran += 1
+            precondition(ran < Self.runawayLimit, "TestScheduler.advance(to:): ran \(ran) blocks due by \(date) and more keep coming")
+        }
+        state.withLock { $0.now = max($0.now, date) }
+    }
+
+    private func enqueue(at date: Date?, repeatingEvery interval: TimeInterval?, _ action: @escaping @Sendable () -> Void) -> Disposable {
+        let scheduled = ScheduledAction(work: action)
+        state.withLock { state in
+            state.queue.insert(Entry(due: date ?? state.now, order: state.nextOrder, action: scheduled, interval: interval))
+            state.nextOrder += 1
+        }
+        return scheduled
+    }
+
+    /// Runs the earliest block due by `deadline` (any, when `nil`); `false` when there was none.
+    private func runNext(dueBy deadline: Date?) -> Bool {
+        while true {
+            let next = state.withLock { state -> Entry? in
+                guard let first = state.queue.first, deadline.map({ first.due <= $0 }) ?? true else { return nil }
+                let entry = state.queue.removeFirst()
+                state.now = max(state.now, entry.due)
+                if let interval = entry.interval, !entry.action.isDisposed {
+                    state.queue.insert(Entry(due: entry.due.addingTimeInterval(interval), order: state.nextOrder, action: entry.action, interval: interval))
+                    state.nextOrder += 1
+                }
+                return entry
+            }
+            guard let next else { return false }
+            if next.action.isDisposed { continue }
+            if next.interval == nil {
+                next.action.run(on: self)
+            } else {
+                next.action.runRepeating(on: self)
+            }
+            return true
+        }
+    }
+}
+
+extension TestScheduler {
+    private struct State {
+        var now: Date
+        var queue = MinHeap<Entry>()
+        var nextOrder: UInt64 = 0
+    }
+
+    private struct Entry: Comparable {
+        var due: Date
+        /// Breaks ties between equal due dates: first scheduled, first run.
+        var order: UInt64
+        var action: ScheduledAction
+        var interval: TimeInterval?
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.due, lhs.order) < (rhs.due, rhs.order)
+        }
+
+        static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.due == rhs.due && lhs.order == rhs.order
+        }
+    }
+}

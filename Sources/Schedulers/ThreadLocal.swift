@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A per-thread slot holding an unretained reference to an object.
+///
+/// The slot does not retain what it holds: whoever stores an object keeps it alive for as long as
+/// it is stored, and restores the previous value before it lets go (see
+/// `Scheduler.performAsCurrentScheduler(_:)`). One `pthread_getspecific` per read, no allocation.
+final class ThreadLocalReference<Object: AnyObject>: @unchecked Sendable {
+    private let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "ThreadLocalReference: pthread_key_create failed (\(status))")
+        self.key = key
+    }
+
+    var value: Object? {
+        get {
+            guard let pointer = pthread_getspecific(key) else { return nil }
+            return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        set {
+            let pointer = newValue.map { Unmanaged.passUnretained($0).toOpaque() }
+            pthread_setspecific(key, pointer)
+        }
+    }
+}

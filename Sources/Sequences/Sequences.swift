@@ -1,0 +1,1 @@
+// The Sequences module arrives with its own issue; until then it holds nothing (DESIGN.md).
