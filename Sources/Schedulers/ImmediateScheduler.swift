@@ -11,17 +11,20 @@ final class ImmediateScheduler: Scheduler, @unchecked Sendable {
         super.init(name: "ReactiveCocoaSwift.immediate")
     }
 
+    @discardableResult
     override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         action()
         return nil
     }
 
+    @discardableResult
     override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         Thread.sleep(until: date)
         action()
         return nil
     }
 
+    @discardableResult
     override func schedule(
         after date: Date,
         repeatingEvery interval: TimeInterval,
@@ -32,6 +35,7 @@ final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// A plain loop: each synchronous `reschedule` adds one more turn.
+    @discardableResult
     override func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> Disposable? {

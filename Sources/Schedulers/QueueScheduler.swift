@@ -40,18 +40,21 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
     /// The scheduler of the main queue: ``Scheduler/main``.
     static let mainQueue = QueueScheduler(name: "ReactiveCocoaSwift.main", serialQueue: .main)
 
+    @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         let scheduled = ScheduledAction(work: action)
         queue.async { scheduled.run(on: self) }
         return scheduled
     }
 
+    @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         let scheduled = ScheduledAction(work: action)
         queue.asyncAfter(wallDeadline: .after(date)) { scheduled.run(on: self) }
         return scheduled
     }
 
+    @discardableResult
     public override func schedule(
         after date: Date,
         repeatingEvery interval: TimeInterval,

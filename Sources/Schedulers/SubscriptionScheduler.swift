@@ -14,16 +14,19 @@ final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
         super.init(name: "ReactiveCocoaSwift.subscription")
     }
 
+    @discardableResult
     override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         guard Scheduler.current != nil else { return background.schedule(action) }
         action()
         return nil
     }
 
+    @discardableResult
     override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         (Scheduler.current ?? background).schedule(after: date, action)
     }
 
+    @discardableResult
     override func schedule(
         after date: Date,
         repeatingEvery interval: TimeInterval,

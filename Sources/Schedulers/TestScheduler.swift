@@ -49,11 +49,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Queues `action` to run at the present virtual time, after what is already due by then.
+    @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         enqueue(at: nil, repeatingEvery: nil, action)
     }
 
     /// Queues `action` to run when the virtual clock reaches `date`.
+    @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         enqueue(at: date, repeatingEvery: nil, action)
     }
@@ -61,6 +63,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Queues `action` at `date`, then every `interval` of virtual time, until disposed.
     ///
     /// `leeway` is ignored: virtual time is exact.
+    @discardableResult
     public override func schedule(
         after date: Date,
         repeatingEvery interval: TimeInterval,

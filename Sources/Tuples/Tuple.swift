@@ -174,7 +174,9 @@ extension Tuple: Equatable, Hashable {
             switch value {
             case nil: hasher.combine(0)
             case let hashable as AnyHashable: hasher.combine(hashable)
-            case let object as AnyObject: hasher.combine(ObjectIdentifier(object))
+            case let value? where type(of: value) is AnyClass: hasher.combine(ObjectIdentifier(value as AnyObject))
+            // Other values equal nothing (see ==), so any hash is consistent with equality.
+            case .some: hasher.combine(1)
             }
         }
     }

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// A thread-safe counter, for counting how often an action ran.
+public final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    public init() {}
+
+    /// The count so far.
+    public var value: Int { count.load(ordering: .acquiring) }
+
+    /// Adds one.
+    public func increment() {
+        count.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Takes one away.
+    public func decrement() {
+        count.subtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// A thread-safe list that records what happened, in order, for comparing whole sequences.
+public final class Recorder<Element: Sendable>: Sendable {
+    private let elements = Mutex<[Element]>([])
+
+    public init() {}
+
+    /// Everything recorded so far, in order.
+    public var values: [Element] { elements.withLock { $0 } }
+
+    /// Appends `element`.
+    public func record(_ element: Element) {
+        elements.withLock { $0.append(element) }
+    }
+}
+
+/// An object to capture in closures and watch with a weak reference: when the closure is
+/// released, so is the token.
+public final class LifetimeToken: Sendable {
+    public init() {}
+}
