@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A disposable that disposes many others together.
 ///
 /// Children are kept as RAC keeps them: the first two in inline slots, the rest in a slot array
@@ -16,7 +14,7 @@ import Synchronization
 ///
 /// RAC 2.5: `RACCompoundDisposable`.
 public final class CompoundDisposable: Disposable, @unchecked Sendable {
-    private let children = Mutex(Children())
+    private let children = Lock(Children())
 
     /// An empty compound disposable.
     ///
@@ -46,8 +44,8 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     /// disposed, `disposable` is disposed at once instead.
     ///
     /// RAC 2.5: `-addDisposable:`.
-    public func add(_ disposable: Disposable?) {
-        guard let disposable, !disposable.isDisposed else { return }
+    public func add(_ disposable: consuming Disposable?) {
+        guard let disposable = disposable.take(), !disposable.isDisposed else { return }
         let accepted = children.withLock { children in
             // `dispose()` marks before it locks, so an add it has not yet seen reads true here.
             if isDisposed { return false }
@@ -72,7 +70,7 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
         guard markDisposed() else { return }
-        let taken = children.withLock { children in
+        var taken = children.withLock { children in
             defer { children = Children() }
             return children
         }
@@ -131,9 +129,12 @@ private struct Children {
         return slots[slot]
     }
 
-    func disposeAll() {
-        first?.dispose()
-        second?.dispose()
-        for child in slots { child?.dispose() }
+    /// Disposes the children in the order they were added, releasing each one as it goes.
+    mutating func disposeAll() {
+        first.take()?.dispose()
+        second.take()?.dispose()
+        for index in slots.indices {
+            slots[index].take()?.dispose()
+        }
     }
 }

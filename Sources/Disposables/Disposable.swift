@@ -57,8 +57,7 @@ open class Disposable: @unchecked Sendable {
 
     /// Runs and releases the action. Only the caller that won `markDisposed()` may call it.
     package final func runAction() {
-        let action = self.action
-        self.action = nil
+        let action = self.action.take()
         action?()
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A slot for one disposable at a time, whose content can be swapped atomically.
 ///
 /// Putting a new disposable in does **not** dispose the old one: ``swap(_:)`` hands it back.
@@ -8,13 +6,13 @@ import Synchronization
 ///
 /// RAC 2.5: `RACSerialDisposable`.
 public final class SerialDisposable: Disposable, @unchecked Sendable {
-    private let inner: Mutex<Disposable?>
+    private let inner: Lock<Disposable?>
 
     /// A serial disposable holding `inner`, or nothing.
     ///
     /// RAC 2.5: `+serialDisposableWithDisposable:`.
     public init(_ inner: Disposable? = nil) {
-        self.inner = Mutex(inner)
+        self.inner = Lock(inner)
         super.init()
     }
 

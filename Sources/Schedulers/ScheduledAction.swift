@@ -1,14 +1,13 @@
 import Disposables
-import Synchronization
 
 /// A block waiting in a scheduler's queue: runs once unless disposed first.
 ///
 /// Disposing releases the block (and whatever it captured) at once, not when its turn comes.
 final class ScheduledAction: Disposable, @unchecked Sendable {
-    private let work: Mutex<(@Sendable () -> Void)?>
+    private let work: Lock<(@Sendable () -> Void)?>
 
     init(work: @escaping @Sendable () -> Void) {
-        self.work = Mutex(work)
+        self.work = Lock(work)
         super.init()
     }
 

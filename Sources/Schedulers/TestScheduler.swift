@@ -1,6 +1,5 @@
 import Disposables
 import Foundation
-import Synchronization
 
 /// A scheduler in virtual time, for tests: nothing runs until you step or advance it.
 ///
@@ -30,11 +29,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// will never let it finish.
     private static let runawayLimit = 10_000_000
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A test scheduler whose clock reads `startDate`.
     public init(startDate: Date = TestScheduler.startDate) {
-        state = Mutex(State(now: startDate))
+        state = Lock(State(now: startDate))
         super.init(name: "ReactiveCocoaSwift.test")
     }
 

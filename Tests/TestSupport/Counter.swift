@@ -1,4 +1,5 @@
 import Synchronization
+import Disposables
 
 /// A thread-safe counter, for counting how often an action ran.
 public final class Counter: Sendable {
@@ -22,7 +23,7 @@ public final class Counter: Sendable {
 
 /// A thread-safe list that records what happened, in order, for comparing whole sequences.
 public final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = Lock<[Element]>([])
 
     public init() {}
 

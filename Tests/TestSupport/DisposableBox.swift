@@ -1,10 +1,9 @@
 import Disposables
-import Synchronization
 
 /// A place for a closure to find the disposable it belongs to, such as a block that disposes its
 /// own schedule.
 public final class DisposableBox: Sendable {
-    private let stored = Mutex<Disposable?>(nil)
+    private let stored = Lock<Disposable?>(nil)
 
     public init() {}
 

@@ -1,0 +1,127 @@
+import Dispatch
+import Foundation
+
+/// One benchmark: the library's way and the hand-written baseline, doing the same work.
+struct Scenario {
+    /// The name printed and used in `--json`, such as `compound.add-dispose`.
+    var name: String
+    /// How many operations one run does at full size; `ns/op` divides by it.
+    var operations: Int
+    /// Runs the library's version of the work `count` times.
+    var ours: (_ count: Int) -> Void
+    /// Runs the plain-Swift version of the same work `count` times.
+    var baseline: (_ count: Int) -> Void
+}
+
+/// What one scenario measured.
+struct Measurement {
+    var scenario: String
+    var nanosecondsPerOperation: Double
+    var baselineNanosecondsPerOperation: Double
+    var peakResidentKilobytes: Int
+
+    var ratio: Double { nanosecondsPerOperation / baselineNanosecondsPerOperation }
+}
+
+/// Runs a scenario's two versions in alternating order, keeping the fastest round of each.
+///
+/// Timings on a shared machine only ever get slower than the truth, so the minimum over rounds is
+/// the most repeatable figure.
+func measure(_ scenario: Scenario, rounds: Int, scale: Double) -> Measurement {
+    let count = max(1, Int(Double(scenario.operations) * scale))
+    var best = (ours: UInt64.max, baseline: UInt64.max)
+    var peak = 0
+    for round in 0..<rounds {
+        if round.isMultiple(of: 2) {
+            best.baseline = min(best.baseline, time { scenario.baseline(count) })
+            PeakMemory.reset()
+            best.ours = min(best.ours, time { scenario.ours(count) })
+            peak = max(peak, PeakMemory.kilobytes())
+        } else {
+            PeakMemory.reset()
+            best.ours = min(best.ours, time { scenario.ours(count) })
+            peak = max(peak, PeakMemory.kilobytes())
+            best.baseline = min(best.baseline, time { scenario.baseline(count) })
+        }
+    }
+    return Measurement(
+        scenario: scenario.name,
+        nanosecondsPerOperation: Double(best.ours) / Double(count),
+        baselineNanosecondsPerOperation: Double(best.baseline) / Double(count),
+        peakResidentKilobytes: peak
+    )
+}
+
+private func time(_ body: () -> Void) -> UInt64 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return DispatchTime.now().uptimeNanoseconds - start
+}
+
+/// The process's peak resident memory, reset before each measured run where Linux allows it.
+enum PeakMemory {
+    /// Resets the high-water mark to the present resident size (Linux: `/proc/self/clear_refs`).
+    static func reset() {
+        if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+            try? handle.write(contentsOf: Data("5".utf8))
+            try? handle.close()
+        }
+    }
+
+    /// The high-water mark in KiB: `VmHWM` on Linux, else the process's maximum resident size.
+    static func kilobytes() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            return value
+        }
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        #if canImport(Darwin)
+        return usage.ru_maxrss / 1024
+        #else
+        return usage.ru_maxrss
+        #endif
+    }
+}
+
+/// The table for people and the JSON lines for tools.
+enum Report {
+    static func printTableHeader() {
+        print(pad("scenario", 26) + pad("ns/op", 12, right: true) + pad("baseline ns/op", 16, right: true)
+            + pad("ratio", 9, right: true) + pad("peak RSS KiB", 14, right: true))
+        print(String(repeating: "-", count: 77))
+    }
+
+    static func printRow(_ measurement: Measurement) {
+        print(pad(measurement.scenario, 26)
+            + pad(format(measurement.nanosecondsPerOperation), 12, right: true)
+            + pad(format(measurement.baselineNanosecondsPerOperation), 16, right: true)
+            + pad(format(measurement.ratio), 9, right: true)
+            + pad("\(measurement.peakResidentKilobytes)", 14, right: true))
+    }
+
+    static func printJSON(_ measurement: Measurement) {
+        let object: [(String, String)] = [
+            ("scenario", "\"\(measurement.scenario)\""),
+            ("ns_per_op", format(measurement.nanosecondsPerOperation)),
+            ("baseline_ns_per_op", format(measurement.baselineNanosecondsPerOperation)),
+            ("ratio", format(measurement.ratio)),
+            ("peak_rss_kb", "\(measurement.peakResidentKilobytes)"),
+        ]
+        print("{" + object.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: value < 10 ? "%.3f" : "%.1f", value)
+    }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

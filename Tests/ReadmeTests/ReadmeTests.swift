@@ -1,0 +1,100 @@
+import Disposables
+import Foundation
+import Schedulers
+import Synchronization
+import Tuples
+import XCTest
+
+/// The README's examples, verbatim, with checks of what their comments claim.
+///
+/// `testReadme_everyExampleIsCompiledHere` keeps the two in step: each ```swift block of the
+/// README must appear, line for line, in this file.
+final class ReadmeTests: XCTestCase {
+    func testTuples() throws {
+        // README: Tuples
+        let tuple = Tuple("Ada", 36, nil)
+        let count = tuple.count          // 3
+        let second = tuple.second as? Int  // 36
+        let hole = tuple.third           // nil: a hole, not the end
+
+        let (name, age) = try Tuple("Ada", 36).unpack(as: String.self, Int.self)
+        // name == "Ada", age == 36
+        do {
+            _ = try tuple.unpack(as: String.self, Int.self)
+        } catch {
+            // TupleError.countMismatch(expected: 2, actual: 3)
+        }
+        // End of README
+
+        XCTAssertEqual(count, 3)
+        XCTAssertEqual(second, 36)
+        XCTAssertNil(hole)
+        XCTAssertEqual(name, "Ada")
+        XCTAssertEqual(age, 36)
+        XCTAssertThrowsError(try tuple.unpack(as: String.self, Int.self)) { error in
+            XCTAssertEqual(error as? TupleError, .countMismatch(expected: 2, actual: 3))
+        }
+    }
+
+    func testDisposables() {
+        // README: Disposables
+        let subscriptions = CompoundDisposable()
+        subscriptions.add(Disposable { print("closed the file") })
+        subscriptions.add(Disposable { print("cancelled the request") })
+        subscriptions.dispose()          // prints both, once
+
+        let current = SerialDisposable()
+        current.disposable = Disposable { print("old search") }
+        let old = current.swap(Disposable { print("new search") })
+        old?.dispose()                   // prints "old search"; swapping never disposes
+
+        do {
+            let scoped = Disposable { print("released") }.asScoped()
+            _ = scoped
+        }                                // prints "released" when `scoped` goes away
+        // End of README
+
+        XCTAssertTrue(subscriptions.isDisposed)
+        XCTAssertNotNil(old)
+        XCTAssertTrue(old?.isDisposed ?? false)
+        XCTAssertFalse(current.disposable?.isDisposed ?? true)
+    }
+
+    func testSchedulers() {
+        // README: Schedulers
+        let scheduler = TestScheduler()
+        let log = Mutex<[String]>([])
+        scheduler.schedule(afterDelay: 2) { log.withLock { $0.append("two seconds") } }
+        scheduler.schedule(afterDelay: 1) { log.withLock { $0.append("one second") } }
+        scheduler.advance(by: 1)         // log: ["one second"]
+        XCTAssertEqual(log.withLock { $0 }, ["one second"])
+        scheduler.run()                  // log: ["one second", "two seconds"]
+
+        // Recursion that does not grow the stack: a reschedule asked for inside the block runs after it.
+        let countdown = Atomic(3)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            if countdown.subtract(1, ordering: .relaxed).newValue > 0 { reschedule() }
+        }                                // countdown: 0
+        // End of README
+
+        XCTAssertEqual(log.withLock { $0 }, ["one second", "two seconds"])
+        XCTAssertEqual(countdown.load(ordering: .relaxed), 0)
+    }
+
+    func testReadme_everyExampleIsCompiledHere() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let tests = try String(contentsOf: here, encoding: .utf8)
+        let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        XCTAssertEqual(blocks.count, 3)
+        for block in blocks {
+            for line in block.split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("import ") { continue }
+                XCTAssertTrue(testLines.contains(trimmed), "README line not compiled by ReadmeTests: \(trimmed)")
+            }
+        }
+    }
+}
