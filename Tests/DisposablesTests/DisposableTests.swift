@@ -30,16 +30,10 @@ final class DisposableTests: XCTestCase {
     }
 
     func testDispose_releasesTheActionAndItsCaptures() {
-        weak var weakToken: LifetimeToken?
-        let disposable: Disposable
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            disposable = Disposable { _ = token }
-        }
-        XCTAssertNotNil(weakToken)
+        let (disposable, token) = trackingLifetime { token in Disposable { _ = token } }
+        XCTAssertTrue(token.isAlive)
         disposable.dispose()
-        XCTAssertNil(weakToken)
+        XCTAssertFalse(token.isAlive)
     }
 
     func testDispose_actionMayDisposeItself() {

@@ -90,20 +90,16 @@ final class ScheduleRecursiveTests: XCTestCase {
 
     func testDispose_releasesTheAction() {
         let scheduler = TestScheduler()
-        weak var weakToken: LifetimeToken?
-        let disposable: Disposable?
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            disposable = scheduler.scheduleRecursive { reschedule in
+        let (disposable, token) = trackingLifetime { token in
+            scheduler.scheduleRecursive { reschedule in
                 _ = token
                 reschedule()
             }
         }
         scheduler.step(2)
-        XCTAssertNotNil(weakToken)
+        XCTAssertTrue(token.isAlive)
         disposable?.dispose()
-        XCTAssertNil(weakToken)
+        XCTAssertFalse(token.isAlive)
     }
 
     func testInlineScheduler_manySynchronousReschedulesDoNotGrowTheStack() {

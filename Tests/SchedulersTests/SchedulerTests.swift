@@ -99,15 +99,11 @@ final class SchedulerTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         scheduler.schedule { gate.wait() }
         let runs = Counter()
-        weak var weakToken: LifetimeToken?
-        let disposable: Disposable?
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            disposable = scheduler.schedule { _ = token; runs.increment() }
+        let (disposable, token) = trackingLifetime { token in
+            scheduler.schedule { _ = token; runs.increment() }
         }
         disposable?.dispose()
-        XCTAssertNil(weakToken)
+        XCTAssertFalse(token.isAlive)
         gate.signal()
         let drained = DispatchSemaphore(value: 0)
         scheduler.schedule { drained.signal() }

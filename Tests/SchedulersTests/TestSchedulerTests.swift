@@ -90,15 +90,11 @@ final class TestSchedulerTests: XCTestCase {
     func testSchedule_disposedBlockNeverRunsAndIsReleased() {
         let scheduler = TestScheduler()
         let runs = Counter()
-        weak var weakToken: LifetimeToken?
-        let disposable: Disposable?
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            disposable = scheduler.schedule { _ = token; runs.increment() }
+        let (disposable, token) = trackingLifetime { token in
+            scheduler.schedule { _ = token; runs.increment() }
         }
         disposable?.dispose()
-        XCTAssertNil(weakToken)
+        XCTAssertFalse(token.isAlive)
         XCTAssertFalse(scheduler.step())
         XCTAssertEqual(runs.value, 0)
     }

@@ -41,3 +41,28 @@ public final class Recorder<Element: Sendable>: Sendable {
 public final class LifetimeToken: Sendable {
     public init() {}
 }
+
+/// A weak reference, to check that nothing keeps an object alive.
+public final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    public private(set) weak var object: Object?
+
+    public init(_ object: Object) {
+        self.object = object
+    }
+
+    /// Whether something still holds the object.
+    public var isAlive: Bool { object != nil }
+}
+
+/// Runs `body` with a new token for it to capture, and returns what it made with a weak reference
+/// to the token: once whatever `body` built lets go of its closures, the token is gone.
+///
+/// ```swift
+/// let (disposable, token) = trackingLifetime { token in Disposable { _ = token } }
+/// disposable.dispose()
+/// XCTAssertFalse(token.isAlive)
+/// ```
+public func trackingLifetime<Result>(_ body: (LifetimeToken) -> Result) -> (Result, WeakReference<LifetimeToken>) {
+    let token = LifetimeToken()
+    return (body(token), WeakReference(token))
+}
