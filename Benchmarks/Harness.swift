@@ -92,13 +92,13 @@ enum PeakMemory {
 /// The table for people and the JSON lines for tools.
 enum Report {
     static func printTableHeader() {
-        print(pad("scenario", 26) + pad("ns/op", 12, right: true) + pad("baseline ns/op", 16, right: true)
+        print(pad("scenario", 32) + pad("ns/op", 12, right: true) + pad("baseline ns/op", 16, right: true)
             + pad("ratio", 9, right: true) + pad("peak RSS KiB", 14, right: true))
-        print(String(repeating: "-", count: 77))
+        print(String(repeating: "-", count: 83))
     }
 
     static func printRow(_ measurement: Measurement) {
-        print(pad(measurement.scenario, 26)
+        print(pad(measurement.scenario, 32)
             + pad(format(measurement.nanosecondsPerOperation), 12, right: true)
             + pad(format(measurement.baselineNanosecondsPerOperation), 16, right: true)
             + pad(format(measurement.ratio), 9, right: true)
