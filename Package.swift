@@ -15,7 +15,7 @@ let modules: [(name: String, dependencies: [String])] = [
 ]
 
 /// Modules whose issue has landed, and so have a test target of their own.
-let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers"]
+let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals"]
 
 let package = Package(
     name: "ReactiveCocoaSwift",

@@ -23,17 +23,40 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
+    ///
+    /// Unlike `Mutex.withLock`, `body` need not keep the value in a region of its own (`sending`):
+    /// the types that use `Lock` are `@unchecked Sendable` and guard their state themselves, and
+    /// they store events and closures that are not `Sendable` in it.
     @inline(__always)
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
-        _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
-        guard ThreadSanitizer.isActive else { return try mutex.withLock(body) }
-        // The mutex's own address names the lock; taking it is a read, which races with nothing.
-        let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
-        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            ThreadSanitizer.acquire(address)
-            defer { ThreadSanitizer.release(address) }
-            return try body(&value)
+    package borrowing func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        withoutActuallyEscaping(body) { body in
+            typealias Sending = (inout sending Value) -> sending Result
+            let body = unsafeBitCast(body, to: Sending.self)
+            guard ThreadSanitizer.isActive else { return mutex.withLock(body) }
+            // The mutex's own address names the lock; taking it is a read, which races with nothing.
+            let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+            return mutex.withLock { (value: inout sending Value) -> sending Result in
+                ThreadSanitizer.acquire(address)
+                defer { ThreadSanitizer.release(address) }
+                return body(&value)
+            }
+        }
+    }
+
+    /// Runs `body` with exclusive access to the value if no other thread holds the lock;
+    /// returns `nil` without waiting otherwise (also when this thread holds it).
+    @inline(__always)
+    package borrowing func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
+        withoutActuallyEscaping(body) { body in
+            typealias Sending = (inout sending Value) -> sending Result
+            let body = unsafeBitCast(body, to: Sending.self)
+            guard ThreadSanitizer.isActive else { return mutex.withLockIfAvailable(body) }
+            let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+            return mutex.withLockIfAvailable { (value: inout sending Value) -> sending Result in
+                ThreadSanitizer.acquire(address)
+                defer { ThreadSanitizer.release(address) }
+                return body(&value)
+            }
         }
     }
 }

@@ -1,0 +1,42 @@
+extension Signal {
+    /// Sends `transform(value)` for each value; errors and completion pass through.
+    ///
+    /// ```swift
+    /// numbers.map { $0 * 2 }   // 1, 2, 3 -> 2, 4, 6
+    /// ```
+    ///
+    /// RAC 2.5: `-map:`.
+    public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Failure> {
+        lift { MapSink($0, transform) }
+    }
+
+    /// Sends `value` in place of each value.
+    ///
+    /// RAC 2.5: `-mapReplace:`.
+    public func mapReplace<U>(_ value: U) -> Signal<U, Failure> {
+        let box = UncheckedSendable(value)
+        return map { _ in box.value }
+    }
+}
+
+private final class MapSink<Value, U, Failure: Error>: PassthroughSink<Value, U, Failure>, @unchecked Sendable {
+    private let transform: @Sendable (Value) -> U
+
+    init(_ downstream: Sink<U, Failure>, _ transform: @escaping @Sendable (Value) -> U) {
+        self.transform = transform
+        super.init(downstream)
+    }
+
+    package override func receive(_ value: Value) {
+        downstream.receive(transform(value))
+    }
+}
+
+/// A value the library hands between threads under its own serialization.
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,0 +1,92 @@
+import Disposables
+
+extension Signal {
+    /// Sends the first `count` values, then completes.
+    ///
+    /// Right after the `count`-th value it disposes the source, then sends `completed`.
+    /// `take(0)` completes at once without subscribing to the source.
+    ///
+    /// RAC 2.5: `-take:`.
+    public func take(_ count: Int) -> Signal {
+        precondition(count >= 0, "take(_:) needs a count of zero or more, got \(count)")
+        if count == 0 { return .empty }
+        return lift { TakeSink($0, count: count) }
+    }
+
+    /// Sends values while `predicate` returns `true`; at the first value for which it returns
+    /// `false`, disposes the source and completes without sending that value.
+    ///
+    /// RAC 2.5: `-takeWhileBlock:`.
+    public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
+        lift { TakeUntilSink($0) { !predicate($0) } }
+    }
+
+    /// Sends values until `predicate` returns `true`; at that value, disposes the source and
+    /// completes without sending it.
+    ///
+    /// RAC 2.5: `-takeUntilBlock:`.
+    public func take(untilTrue predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
+        lift { TakeUntilSink($0, predicate) }
+    }
+}
+
+/// The common part of the take family: ends the source, then completes, then ignores the rest.
+private class EndingSink<Value, Failure: Error>: PassthroughSink<Value, Value, Failure>, @unchecked Sendable {
+    private var upstream: Disposable?
+    final var isDone = false
+
+    package override func attach(_ upstream: Disposable) {
+        self.upstream = upstream
+        super.attach(upstream)
+    }
+
+    /// Disposes the source, then sends `completed`.
+    final func end() {
+        isDone = true
+        upstream?.dispose()
+        upstream = nil
+        downstream.receiveCompleted()
+    }
+
+    package override func receive(error: Failure) {
+        if !isDone { super.receive(error: error) }
+    }
+
+    package override func receiveCompleted() {
+        if !isDone { super.receiveCompleted() }
+    }
+}
+
+private final class TakeSink<Value, Failure: Error>: EndingSink<Value, Failure>, @unchecked Sendable {
+    private var remaining: Int
+
+    init(_ downstream: Sink<Value, Failure>, count: Int) {
+        remaining = count
+        super.init(downstream)
+    }
+
+    package override func receive(_ value: Value) {
+        if isDone { return }
+        remaining -= 1
+        downstream.receive(value)
+        if remaining == 0 { end() }
+    }
+}
+
+private final class TakeUntilSink<Value, Failure: Error>: EndingSink<Value, Failure>, @unchecked Sendable {
+    private let predicate: @Sendable (Value) -> Bool
+
+    init(_ downstream: Sink<Value, Failure>, _ predicate: @escaping @Sendable (Value) -> Bool) {
+        self.predicate = predicate
+        super.init(downstream)
+    }
+
+    package override func receive(_ value: Value) {
+        if isDone { return }
+        if predicate(value) {
+            end()
+        } else {
+            downstream.receive(value)
+        }
+    }
+}

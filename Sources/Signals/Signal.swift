@@ -1,0 +1,164 @@
+import Disposables
+import Schedulers
+
+/// A cold stream of values over time: each subscription runs the signal's work anew.
+///
+/// A signal sends any number of values, then at most one terminal event, `error` or `completed`:
+/// `next* (error | completed)?`. Nothing arrives after the terminal event or after the
+/// subscription is disposed, and a subscriber is never called concurrently with itself.
+///
+/// ```swift
+/// let signal = Signal<Int, Never> { subscriber in
+///     subscriber.sendNext(1)
+///     subscriber.sendNext(2)
+///     subscriber.sendCompleted()
+///     return nil
+/// }
+/// signal.map { $0 * 10 }.subscribe(next: { print($0) })   // prints 10, 20
+/// ```
+///
+/// Subscription goes through ``Scheduler/subscription``: the create block runs at once when a
+/// scheduler is current (or on the main thread), else on a background scheduler, as in RAC 2.5.
+/// Operators such as `map` and `filter` are direct: a value reaches the subscriber on the thread
+/// that sent it.
+///
+/// `Signal` is open so that subjects can subclass it.
+///
+/// RAC 2.5: `RACSignal`, `RACDynamicSignal`.
+open class Signal<Value, Failure: Error>: @unchecked Sendable {
+    private let producer: (@Sendable (Sink<Value, Failure>) -> Disposable?)?
+    private let debugName = Lock<String?>(nil)
+
+    /// A signal that runs `didSubscribe` for each subscription.
+    ///
+    /// `didSubscribe` sends events to the ``Subscriber`` it is given and returns a disposable that
+    /// ends its work (or `nil`). That disposable is disposed when the subscription is disposed or
+    /// when the subscriber is sent a terminal event, before the event reaches it.
+    ///
+    /// RAC 2.5: `+createSignal:`.
+    public init(_ didSubscribe: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposable?) {
+        producer = { receiver in
+            let subscriber = Subscriber(receiver)
+            receiver.attach(subscriber.disposable)
+            if Scheduler.current != nil {
+                subscriber.disposable.add(didSubscribe(subscriber))
+            } else {
+                subscriber.disposable.add(Scheduler.subscription.schedule {
+                    subscriber.disposable.add(didSubscribe(subscriber))
+                })
+            }
+            return subscriber.disposable
+        }
+    }
+
+    /// A signal whose subscriptions attach sinks directly, for the library's own operators.
+    ///
+    /// `producer` must call the sink's `attach(_:)` with the disposable it returns before it sends
+    /// anything, and returns `nil` only when the subscription has already ended.
+    @_disfavoredOverload
+    package init(producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?) {
+        self.producer = producer
+    }
+
+    /// For subclasses that override ``observe(_:)``.
+    package init() {
+        producer = nil
+    }
+
+    /// Subscribes `sink`; the package-level `subscribe`.
+    ///
+    /// - Returns: The subscription's disposable, or `nil` when it has already ended.
+    package func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+        guard let producer else {
+            preconditionFailure("\(type(of: self)) must override Signal.observe(_:) or pass a producer")
+        }
+        return producer(sink)
+    }
+
+    /// Subscribes `subscriber`: its `didSubscribe(with:)` receives the subscription's disposable,
+    /// then the events.
+    ///
+    /// A subscriber that has already terminated still makes the signal run its work, but the
+    /// subscription is disposed at once, as in RAC 2.5.
+    ///
+    /// - Returns: A disposable that ends the subscription.
+    ///
+    /// RAC 2.5: `-subscribe:`.
+    @discardableResult
+    public func subscribe<Target: SubscriberProtocol>(_ subscriber: Target) -> Disposable
+    where Target.Value == Value, Target.Failure == Failure {
+        let subscription = CompoundDisposable()
+        subscriber.didSubscribe(with: subscription)
+        subscription.add(observe(ForwardingSink(target: subscriber)))
+        return subscription
+    }
+
+    /// Subscribes with closures for values, the error and completion; each is optional.
+    ///
+    /// - Returns: A disposable that ends the subscription; nothing is called after it is disposed.
+    ///
+    /// RAC 2.5: `-subscribeNext:error:completed:` and its shorter forms.
+    @discardableResult
+    public func subscribe(
+        next: (@Sendable (Value) -> Void)? = nil,
+        error: (@Sendable (Failure) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) -> Disposable {
+        observe(ClosureSink(next: next, error: error, completed: completed)) ?? Disposable.ended
+    }
+
+    /// Subscribes with a closure for values.
+    ///
+    /// RAC 2.5: `-subscribeNext:`.
+    @discardableResult
+    public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> Disposable {
+        subscribe(next: next)
+    }
+
+    /// Subscribes with a closure for the error.
+    ///
+    /// RAC 2.5: `-subscribeError:`.
+    @discardableResult
+    public func subscribeError(_ error: @escaping @Sendable (Failure) -> Void) -> Disposable {
+        subscribe(error: error)
+    }
+
+    /// Subscribes with a closure for completion.
+    ///
+    /// RAC 2.5: `-subscribeCompleted:`.
+    @discardableResult
+    public func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> Disposable {
+        subscribe(completed: completed)
+    }
+
+    /// The name given with ``named(_:)`` while debugging was on, else `nil`.
+    ///
+    /// RAC 2.5: `name`.
+    public var name: String? {
+        debugName.withLock { $0 }
+    }
+
+    /// Names the signal for debugging and returns it.
+    ///
+    /// The name is built only when ``SignalDebug/isEnabled`` is on (or the
+    /// `RAC_DEBUG_SIGNAL_NAMES` environment variable is set); otherwise this costs one check.
+    ///
+    /// RAC 2.5: `-setNameWithFormat:`.
+    @discardableResult
+    public func named(_ name: @autoclosure () -> String) -> Self {
+        if SignalDebug.isEnabled {
+            let name = name()
+            debugName.withLock { $0 = name }
+        }
+        return self
+    }
+}
+
+extension Disposable {
+    /// The disposable of a subscription that ended while it was being made.
+    package static let ended: Disposable = {
+        let disposable = Disposable()
+        disposable.dispose()
+        return disposable
+    }()
+}

@@ -1,1 +1,0 @@
-// The Signals module arrives with its own issue; until then it holds nothing (DESIGN.md).

@@ -1,0 +1,166 @@
+import Disposables
+
+/// The receiving end of one subscription inside the library: operators chain sinks.
+///
+/// Sinks are called one event at a time, in order: the ``Subscriber`` at the head of a chain (or
+/// the operator that merges several inputs) serializes, and the sinks downstream trust that order,
+/// so a value's path is a few direct calls with no lock and no allocation.
+///
+/// A sink is also a ``Disposable``, so an operator can keep it in a compound disposable and dispose
+/// its subscription with it.
+package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
+    package override init() {
+        super.init()
+    }
+
+    /// Receives a value.
+    package func receive(_ value: Value) {}
+
+    /// Receives an error; nothing is received after it.
+    package func receive(error: Failure) {}
+
+    /// Receives completion; nothing is received after it.
+    package func receiveCompleted() {}
+
+    /// Learns the disposable of the subscription feeding it, before the first event, so it can end
+    /// that subscription early (as `take` does). Operators pass it on downstream.
+    package func attach(_ upstream: Disposable) {}
+
+    /// Receives `event`.
+    @inline(__always)
+    package final func send(_ event: Event<Value, Failure>) {
+        switch event {
+        case let .next(value): receive(value)
+        case let .error(error): receive(error: error)
+        case .completed: receiveCompleted()
+        }
+    }
+}
+
+/// A sink in an operator: forwards `attach` to the sink downstream.
+package class OperatorSink<Value, Failure: Error, DownstreamValue, DownstreamFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    package let downstream: Sink<DownstreamValue, DownstreamFailure>
+
+    package init(_ downstream: Sink<DownstreamValue, DownstreamFailure>) {
+        self.downstream = downstream
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        downstream.attach(upstream)
+    }
+}
+
+/// A sink of a one-input operator that keeps the failure type: errors and completion pass through.
+package class PassthroughSink<Value, DownstreamValue, Failure: Error>: OperatorSink<Value, Failure, DownstreamValue, Failure>, @unchecked Sendable {
+    package override func receive(error: Failure) {
+        downstream.receive(error: error)
+    }
+
+    package override func receiveCompleted() {
+        downstream.receiveCompleted()
+    }
+}
+
+extension Signal {
+    /// A signal whose subscriptions subscribe `makeSink(downstream)` to this signal: how the
+    /// one-input operators are built.
+    ///
+    /// `makeSink` may run on any thread; it should only build the sink from what it captured.
+    package func lift<DownstreamValue, DownstreamFailure: Error>(
+        _ makeSink: @escaping (Sink<DownstreamValue, DownstreamFailure>) -> Sink<Value, Failure>
+    ) -> Signal<DownstreamValue, DownstreamFailure> {
+        let makeSink = UncheckedSendable(makeSink)
+        return Signal<DownstreamValue, DownstreamFailure>(producer: { downstream in
+            self.observe(makeSink.value(downstream))
+        })
+    }
+}
+
+/// A sink that keeps the disposable of the subscription feeding it: disposing the sink disposes
+/// that subscription, also when the subscription attaches after the sink was disposed.
+package class UpstreamSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let upstream = Lock<Disposable?>(nil)
+
+    package override func attach(_ upstream: Disposable) {
+        let accepted = self.upstream.withLock { slot in
+            // `dispose()` marks before it locks, so an attach it has not yet seen reads true here.
+            if isDisposed { return false }
+            slot = upstream
+            return true
+        }
+        if !accepted { upstream.dispose() }
+    }
+
+    package override func dispose() {
+        guard markDisposed() else { return }
+        upstream.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }?.dispose()
+    }
+}
+
+/// The end of a chain that calls closures: what `subscribe(next:error:completed:)` builds.
+package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    // Only the serialized event path reads and clears these.
+    private var next: (@Sendable (Value) -> Void)?
+    private var error: (@Sendable (Failure) -> Void)?
+    private var completed: (@Sendable () -> Void)?
+
+    package init(
+        next: (@Sendable (Value) -> Void)?,
+        error: (@Sendable (Failure) -> Void)?,
+        completed: (@Sendable () -> Void)?
+    ) {
+        self.next = next
+        self.error = error
+        self.completed = completed
+        super.init()
+    }
+
+    package override func receive(_ value: Value) {
+        next?(value)
+    }
+
+    package override func receive(error failure: Failure) {
+        let error = self.error
+        release()
+        error?(failure)
+    }
+
+    package override func receiveCompleted() {
+        let completed = self.completed
+        release()
+        completed?()
+    }
+
+    /// Lets go of the closures after a terminal event, so nothing they captured outlives it.
+    private func release() {
+        next = nil
+        error = nil
+        completed = nil
+    }
+}
+
+/// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber).
+package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let target: any SubscriberProtocol<Value, Failure>
+
+    package init(target: any SubscriberProtocol<Value, Failure>) {
+        self.target = target
+        super.init()
+    }
+
+    package override func receive(_ value: Value) {
+        target.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        target.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        target.sendCompleted()
+    }
+}

@@ -1,0 +1,164 @@
+import Disposables
+import Schedulers
+import Synchronization
+
+extension Signal {
+    /// A signal whose `block` runs once, on `scheduler`, when the first subscriber arrives; every
+    /// subscriber, then or later, receives everything `block` sent, replayed.
+    ///
+    /// RAC 2.5: `+startLazilyWithScheduler:block:`.
+    public static func startLazily(
+        on scheduler: Scheduler,
+        _ block: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
+    ) -> Signal {
+        let replay = Replay<Value, Failure>(scheduler: scheduler, block: block)
+        return Signal(producer: { sink in replay.add(sink) })
+    }
+
+    /// A signal whose `block` starts at once, on `scheduler`; every subscriber receives everything
+    /// `block` sent, replayed, and what it sends later.
+    ///
+    /// RAC 2.5: `+startEagerlyWithScheduler:block:`.
+    public static func startEagerly(
+        on scheduler: Scheduler,
+        _ block: @escaping @Sendable (Subscriber<Value, Failure>) -> Void
+    ) -> Signal {
+        let replay = Replay<Value, Failure>(scheduler: scheduler, block: block)
+        replay.start()
+        return Signal(producer: { sink in replay.add(sink) })
+    }
+}
+
+/// Runs a block once and replays what it sent to every subscriber, in order.
+private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private struct State {
+        var history: [Value] = []
+        var terminal: Event<Value, Failure>?
+        var observers: [ReplayObserver<Value, Failure>] = []
+        var isStarted = false
+    }
+
+    private let scheduler: Scheduler
+    private let block: @Sendable (Subscriber<Value, Failure>) -> Void
+    private let state = Lock(State())
+
+    init(scheduler: Scheduler, block: @escaping @Sendable (Subscriber<Value, Failure>) -> Void) {
+        self.scheduler = scheduler
+        self.block = block
+        super.init()
+    }
+
+    /// Schedules the block, the first time only.
+    func start() {
+        let isFirst = state.withLock { state in
+            defer { state.isStarted = true }
+            return !state.isStarted
+        }
+        guard isFirst else { return }
+        scheduler.schedule { [self] in block(Subscriber(self)) }
+    }
+
+    func add(_ sink: Sink<Value, Failure>) -> Disposable? {
+        let observer = ReplayObserver(sink, in: self)
+        sink.attach(observer)
+        let scheduled = scheduler.schedule { [self] in
+            let isLive = state.withLock { state in
+                for value in state.history { observer.enqueue(.next(value)) }
+                if let terminal = state.terminal {
+                    observer.enqueue(terminal)
+                    return false
+                }
+                state.observers.append(observer)
+                return true
+            }
+            observer.flush()
+            if isLive { start() }
+        }
+        observer.scheduled = scheduled
+        return observer
+    }
+
+    func remove(_ observer: ReplayObserver<Value, Failure>) {
+        let removed = state.withLock { state in
+            state.observers.firstIndex { $0 === observer }.map { state.observers.remove(at: $0) }
+        }
+        _ = removed
+    }
+
+    package override func receive(_ value: Value) {
+        broadcast(.next(value))
+    }
+
+    package override func receive(error: Failure) {
+        broadcast(.error(error))
+    }
+
+    package override func receiveCompleted() {
+        broadcast(.completed)
+    }
+
+    private func broadcast(_ event: Event<Value, Failure>) {
+        let observers = state.withLock { state in
+            switch event {
+            case let .next(value): state.history.append(value)
+            default: state.terminal = event
+            }
+            let observers = state.observers
+            for observer in observers { observer.enqueue(event) }
+            if event.isFinished { state.observers = [] }
+            return observers
+        }
+        for observer in observers { observer.flush() }
+    }
+}
+
+/// One subscriber of a replay: events are queued in order under the replay's lock and delivered
+/// outside it, by one thread at a time.
+private final class ReplayObserver<Value, Failure: Error>: Disposable, @unchecked Sendable {
+    private let sink: Sink<Value, Failure>
+    private weak var replay: Replay<Value, Failure>?
+    private let outbox = Lock(Queue<Event<Value, Failure>>())
+    private let flushRequests = Atomic<Int>(0)
+    private let scheduledWork = Lock<Disposable?>(nil)
+
+    init(_ sink: Sink<Value, Failure>, in replay: Replay<Value, Failure>) {
+        self.sink = sink
+        self.replay = replay
+        super.init()
+    }
+
+    /// The scheduled subscription, disposed with this observer.
+    var scheduled: Disposable? {
+        get { scheduledWork.withLock { $0 } }
+        set {
+            let accepted = scheduledWork.withLock { slot in
+                if isDisposed { return false }
+                slot = newValue
+                return true
+            }
+            if !accepted { newValue?.dispose() }
+        }
+    }
+
+    func enqueue(_ event: Event<Value, Failure>) {
+        outbox.withLock { $0.append(event) }
+    }
+
+    func flush() {
+        if flushRequests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
+        repeat {
+            while let event = outbox.withLock({ $0.popFirst() }) {
+                if !isDisposed { sink.send(event) }
+            }
+        } while flushRequests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
+    }
+
+    override func dispose() {
+        guard markDisposed() else { return }
+        scheduledWork.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }?.dispose()
+        replay?.remove(self)
+    }
+}

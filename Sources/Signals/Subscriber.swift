@@ -1,0 +1,122 @@
+import Disposables
+import Synchronization
+
+/// The subscriber a signal's create block sends to: it serializes events and enforces the grammar.
+///
+/// - Its callbacks never overlap: a send from another thread waits until the current event has
+///   been delivered, so when `sendCompleted()` returns on one thread no value is delivered after
+///   it. A send from inside a callback on the same thread (a reentrant send) is queued and
+///   delivered, in order, right after the current event.
+/// - Nothing is delivered after a terminal event or after its subscription is disposed.
+/// - A terminal event first disposes ``disposable`` (the subscription's resources, such as the
+///   disposable the create block returned), then reaches the receiver, as in RAC 2.5.
+///
+/// ```swift
+/// let numbers = Signal<Int, Never> { subscriber in
+///     subscriber.sendNext(1)
+///     subscriber.sendNext(2)
+///     subscriber.sendCompleted()
+///     return nil
+/// }
+/// ```
+///
+/// RAC 2.5: `RACSubscriber` together with `RACPassthroughSubscriber`.
+public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unchecked Sendable {
+    /// The resources of the subscription; disposed by a terminal event or by the subscriber of the
+    /// signal. Add anything that must end with the subscription.
+    public let disposable: CompoundDisposable
+
+    private let lock = Lock(Delivery())
+    /// The thread delivering an event now, or 0.
+    private let owner = Atomic<UInt>(0)
+    /// Events sent reentrantly by the delivering thread; only that thread, holding `lock`, uses it.
+    private var pending: [Event<Value, Failure>] = []
+
+    private struct Delivery {
+        var receiver: Sink<Value, Failure>?
+    }
+
+    /// A subscriber that calls the given closures; each is optional.
+    ///
+    /// Subscribe it to a signal with ``Signal/subscribe(_:)``.
+    ///
+    /// RAC 2.5: `+subscriberWithNext:error:completed:`.
+    public convenience init(
+        next: (@Sendable (Value) -> Void)? = nil,
+        error: (@Sendable (Failure) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) {
+        self.init(ClosureSink(next: next, error: error, completed: completed))
+    }
+
+    package init(_ receiver: Sink<Value, Failure>, disposable: CompoundDisposable = CompoundDisposable()) {
+        self.disposable = disposable
+        lock.withLock { $0.receiver = receiver }
+    }
+
+    /// Whether the subscription has ended: terminated or disposed.
+    public var isDisposed: Bool {
+        disposable.isDisposed
+    }
+
+    /// Sends a value, unless the subscription has ended.
+    public func sendNext(_ value: Value) {
+        send(.next(value))
+    }
+
+    /// Sends an error and ends the subscription, unless it has ended already.
+    public func sendError(_ error: Failure) {
+        send(.error(error))
+    }
+
+    /// Sends completion and ends the subscription, unless it has ended already.
+    public func sendCompleted() {
+        send(.completed)
+    }
+
+    /// Ties `disposable` to this subscriber: it is disposed when the subscriber terminates or is
+    /// disposed, and at once if that has happened already.
+    public func didSubscribe(with disposable: CompoundDisposable) {
+        if disposable.isDisposed { return }
+        self.disposable.add(disposable)
+        // Once that subscription ends by itself, the subscriber need not hold it.
+        disposable.add(Disposable { [weak self] in self?.disposable.remove(disposable) })
+    }
+
+    /// Sends `event` through the serialization point.
+    package func send(_ event: Event<Value, Failure>) {
+        if disposable.isDisposed { return }
+        let thread = currentThreadIdentity()
+        if owner.load(ordering: .relaxed) == thread {
+            pending.append(event)
+            return
+        }
+        lock.withLock { delivery in
+            owner.store(thread, ordering: .relaxed)
+            defer { owner.store(0, ordering: .relaxed) }
+            deliver(event, &delivery)
+            while !pending.isEmpty {
+                deliver(pending.removeFirst(), &delivery)
+            }
+        }
+    }
+
+    private func deliver(_ event: Event<Value, Failure>, _ delivery: inout Delivery) {
+        guard let receiver = delivery.receiver, !disposable.isDisposed else {
+            pending.removeAll()
+            return
+        }
+        switch event {
+        case let .next(value):
+            receiver.receive(value)
+        case let .error(error):
+            delivery.receiver = nil
+            disposable.dispose()
+            receiver.receive(error: error)
+        case .completed:
+            delivery.receiver = nil
+            disposable.dispose()
+            receiver.receiveCompleted()
+        }
+    }
+}
