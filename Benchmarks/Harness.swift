@@ -7,10 +7,23 @@ struct Scenario {
     var name: String
     /// How many operations one run does at full size; `ns/op` divides by it.
     var operations: Int
-    /// Runs the library's version of the work `count` times.
-    var ours: (_ count: Int) -> Void
-    /// Runs the plain-Swift version of the same work `count` times.
-    var baseline: (_ count: Int) -> Void
+    /// Prepares the library's version of the work on `count` items (untimed) and returns the
+    /// work to time.
+    var prepareOurs: (_ count: Int) -> () -> Void
+    /// Prepares the plain-Swift version of the same work and returns it.
+    var prepareBaseline: (_ count: Int) -> () -> Void
+
+    init(name: String, operations: Int, prepareOurs: @escaping (Int) -> () -> Void, prepareBaseline: @escaping (Int) -> () -> Void) {
+        self.name = name
+        self.operations = operations
+        self.prepareOurs = prepareOurs
+        self.prepareBaseline = prepareBaseline
+    }
+
+    /// A scenario with nothing to prepare.
+    init(name: String, operations: Int, ours: @escaping (Int) -> Void, baseline: @escaping (Int) -> Void) {
+        self.init(name: name, operations: operations, prepareOurs: { count in { ours(count) } }, prepareBaseline: { count in { baseline(count) } })
+    }
 }
 
 /// What one scenario measured.
@@ -32,16 +45,22 @@ func measure(_ scenario: Scenario, rounds: Int, scale: Double) -> Measurement {
     var best = (ours: UInt64.max, baseline: UInt64.max)
     var peak = 0
     for round in 0..<rounds {
+        let runBaseline = {
+            let work = scenario.prepareBaseline(count)
+            best.baseline = min(best.baseline, time(work))
+        }
+        let runOurs = {
+            let work = scenario.prepareOurs(count)
+            PeakMemory.reset()
+            best.ours = min(best.ours, time(work))
+            peak = max(peak, PeakMemory.kilobytes())
+        }
         if round.isMultiple(of: 2) {
-            best.baseline = min(best.baseline, time { scenario.baseline(count) })
-            PeakMemory.reset()
-            best.ours = min(best.ours, time { scenario.ours(count) })
-            peak = max(peak, PeakMemory.kilobytes())
+            runBaseline()
+            runOurs()
         } else {
-            PeakMemory.reset()
-            best.ours = min(best.ours, time { scenario.ours(count) })
-            peak = max(peak, PeakMemory.kilobytes())
-            best.baseline = min(best.baseline, time { scenario.baseline(count) })
+            runOurs()
+            runBaseline()
         }
     }
     return Measurement(

@@ -19,7 +19,7 @@ import Synchronization
 open class Disposable: @unchecked Sendable {
     // Written at init, then read and cleared only by the one caller that wins `disposed`.
     private var action: (@Sendable () -> Void)?
-    private let disposed = Atomic<Bool>(false)
+    @usableFromInline let disposed = Atomic<Bool>(false)
     /// Where a ``CompoundDisposable`` last stored this disposable, so `remove(_:)` is O(1).
     package let compoundSlot = Atomic<Int>(-1)
 
@@ -38,6 +38,7 @@ open class Disposable: @unchecked Sendable {
     /// Whether `dispose()` has been called.
     ///
     /// RAC 2.5: `disposed`.
+    @inlinable
     public final var isDisposed: Bool {
         disposed.load(ordering: .acquiring)
     }

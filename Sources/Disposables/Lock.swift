@@ -15,9 +15,11 @@ import Synchronization
 /// under it (found once, with `dlsym`); otherwise the cost is one predictable branch.
 ///
 /// Use it as `Mutex`: `lock.withLock { state in … }`, and never call user code inside.
+@usableFromInline
 package struct Lock<Value>: ~Copyable, @unchecked Sendable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
 
+    @inlinable
     package init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
@@ -27,45 +29,31 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     /// Unlike `Mutex.withLock`, `body` need not keep the value in a region of its own (`sending`):
     /// the types that use `Lock` are `@unchecked Sendable` and guard their state themselves, and
     /// they store events and closures that are not `Sendable` in it.
-    @inline(__always)
+    @inlinable @inline(__always)
     package borrowing func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        withoutActuallyEscaping(body) { body in
-            typealias Sending = (inout sending Value) -> sending Result
-            let body = unsafeBitCast(body, to: Sending.self)
-            guard ThreadSanitizer.isActive else { return mutex.withLock(body) }
-            // The mutex's own address names the lock; taking it is a read, which races with nothing.
-            let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
-            return mutex.withLock { (value: inout sending Value) -> sending Result in
-                ThreadSanitizer.acquire(address)
-                defer { ThreadSanitizer.release(address) }
-                return body(&value)
-            }
-        }
-    }
-
-    /// Runs `body` with exclusive access to the value if no other thread holds the lock;
-    /// returns `nil` without waiting otherwise (also when this thread holds it).
-    @inline(__always)
-    package borrowing func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
-        withoutActuallyEscaping(body) { body in
-            typealias Sending = (inout sending Value) -> sending Result
-            let body = unsafeBitCast(body, to: Sending.self)
-            guard ThreadSanitizer.isActive else { return mutex.withLockIfAvailable(body) }
-            let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
-            return mutex.withLockIfAvailable { (value: inout sending Value) -> sending Result in
-                ThreadSanitizer.acquire(address)
-                defer { ThreadSanitizer.release(address) }
-                return body(&value)
-            }
+        // Under ThreadSanitizer, the mutex's address names the lock. It is taken before locking,
+        // with a read, so that no access to the value comes before the acquire annotation.
+        let annotated: UnsafeMutableRawPointer? = ThreadSanitizer.isActive
+            ? withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+            : nil
+        return mutex.withLock { (value: inout sending Value) -> sending Result in
+            if let annotated { ThreadSanitizer.acquire(annotated) }
+            defer { if let annotated { ThreadSanitizer.release(annotated) } }
+            // `value` is the mutex's own storage, passed by address; reaching it through a pointer
+            // keeps the region checker out of a critical section whose safety `Lock` guarantees.
+            let storage = withUnsafeMutablePointer(to: &value) { $0 }
+            nonisolated(unsafe) let result = body(&storage.pointee)
+            return result
         }
     }
 }
 
 /// ThreadSanitizer's annotation functions, when the process runs under it.
+@usableFromInline
 package enum ThreadSanitizer {
-    private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    private static let annotations: (acquire: Annotation, release: Annotation)? = {
+    @usableFromInline static let annotations: (acquire: Annotation, release: Annotation)? = {
         let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
         guard let acquire = dlsym(everywhere, "__tsan_acquire"),
               let release = dlsym(everywhere, "__tsan_release") else { return nil }
@@ -73,17 +61,17 @@ package enum ThreadSanitizer {
     }()
 
     /// Whether the process runs under ThreadSanitizer.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static var isActive: Bool { annotations != nil }
 
     /// Tells ThreadSanitizer that the lock at `address` was acquired.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func acquire(_ address: UnsafeMutableRawPointer) {
         if let annotations { annotations.acquire(address) }
     }
 
     /// Tells ThreadSanitizer that the lock at `address` is about to be released.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func release(_ address: UnsafeMutableRawPointer) {
         if let annotations { annotations.release(address) }
     }

@@ -61,6 +61,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// For subclasses that override ``observe(_:)``.
+    @usableFromInline
     package init() {
         producer = nil
     }

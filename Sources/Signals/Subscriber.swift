@@ -26,15 +26,16 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     /// signal. Add anything that must end with the subscription.
     public let disposable: CompoundDisposable
 
-    private let lock = Lock(Delivery())
+    // The hot path touches only types that are not generic (the lock, the owner) or are this
+    // class's own parameters, so unspecialized code needs no metadata lookup per event.
+    private let lock = Lock(())
     /// The thread delivering an event now, or 0.
     private let owner = Atomic<UInt>(0)
-    /// Events sent reentrantly by the delivering thread; only that thread, holding `lock`, uses it.
+    /// Where events go; guarded by `lock`, cleared by the terminal event.
+    private var receiver: Sink<Value, Failure>?
+    /// Events sent reentrantly by the delivering thread; only that thread, holding `lock`, uses them.
     private var pending: [Event<Value, Failure>] = []
-
-    private struct Delivery {
-        var receiver: Sink<Value, Failure>?
-    }
+    private var hasPending = false
 
     /// A subscriber that calls the given closures; each is optional.
     ///
@@ -49,9 +50,9 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
         self.init(ClosureSink(next: next, error: error, completed: completed))
     }
 
-    package init(_ receiver: Sink<Value, Failure>, disposable: CompoundDisposable = CompoundDisposable()) {
-        self.disposable = disposable
-        lock.withLock { $0.receiver = receiver }
+    package init(_ receiver: Sink<Value, Failure>) {
+        disposable = CompoundDisposable()
+        self.receiver = receiver
     }
 
     /// Whether the subscription has ended: terminated or disposed.
@@ -61,7 +62,18 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 
     /// Sends a value, unless the subscription has ended.
     public func sendNext(_ value: Value) {
-        send(.next(value))
+        if disposable.isDisposed { return }
+        let thread = currentThreadIdentity()
+        if owner.load(ordering: .relaxed) == thread {
+            deferNext(value)
+            return
+        }
+        lock.withLock { _ in
+            owner.store(thread, ordering: .relaxed)
+            if let receiver, !disposable.isDisposed { receiver.receive(value) }
+            if hasPending { deliverPending() }
+            owner.store(0, ordering: .relaxed)
+        }
     }
 
     /// Sends an error and ends the subscription, unless it has ended already.
@@ -88,33 +100,52 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
         if disposable.isDisposed { return }
         let thread = currentThreadIdentity()
         if owner.load(ordering: .relaxed) == thread {
-            pending.append(event)
+            defer_(event)
             return
         }
-        lock.withLock { delivery in
+        lock.withLock { _ in
             owner.store(thread, ordering: .relaxed)
-            defer { owner.store(0, ordering: .relaxed) }
-            deliver(event, &delivery)
-            while !pending.isEmpty {
-                deliver(pending.removeFirst(), &delivery)
-            }
+            deliver(event)
+            if hasPending { deliverPending() }
+            owner.store(0, ordering: .relaxed)
         }
     }
 
-    private func deliver(_ event: Event<Value, Failure>, _ delivery: inout Delivery) {
-        guard let receiver = delivery.receiver, !disposable.isDisposed else {
+    /// `defer_(.next(value))`, out of line so the hot path of `sendNext` never builds an `Event`.
+    @inline(never)
+    private func deferNext(_ value: Value) {
+        defer_(.next(value))
+    }
+
+    /// Queues a reentrant event for the delivering thread (this one) to deliver next.
+    private func defer_(_ event: Event<Value, Failure>) {
+        pending.append(event)
+        hasPending = true
+    }
+
+    private func deliverPending() {
+        while hasPending {
+            let event = pending.removeFirst()
+            hasPending = !pending.isEmpty
+            deliver(event)
+        }
+    }
+
+    private func deliver(_ event: Event<Value, Failure>) {
+        guard let receiver, !disposable.isDisposed else {
             pending.removeAll()
+            hasPending = false
             return
         }
         switch event {
         case let .next(value):
             receiver.receive(value)
         case let .error(error):
-            delivery.receiver = nil
+            self.receiver = nil
             disposable.dispose()
             receiver.receive(error: error)
         case .completed:
-            delivery.receiver = nil
+            self.receiver = nil
             disposable.dispose()
             receiver.receiveCompleted()
         }

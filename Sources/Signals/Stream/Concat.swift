@@ -39,7 +39,7 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
         super.init()
     }
 
-    override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+    package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
         let runner = ConcatRunner(signals: flattened(), downstream: sink)
         sink.attach(runner)
         runner.advance()

@@ -52,17 +52,17 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
         _ = removed
     }
 
-    override func receive(_ value: Value) {
+    package override func receive(_ value: Value) {
         for observer in state.withLock({ $0.observers }) {
             observer.forward(value)
         }
     }
 
-    override func receive(error: Failure) {
+    package override func receive(error: Failure) {
         finish(.error(error))
     }
 
-    override func receiveCompleted() {
+    package override func receiveCompleted() {
         finish(.completed)
     }
 

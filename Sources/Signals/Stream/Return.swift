@@ -8,22 +8,25 @@ extension Signal {
     /// scheduler is current, else on a background scheduler.
     ///
     /// RAC 2.5: `+return:`.
+    @inlinable
     public static func `return`(_ value: Value) -> Signal {
-        ConstantSignal(.value(value))
+        ReturnSignal(value)
     }
 
     /// A signal that completes at once without a value.
     ///
     /// RAC 2.5: `+empty`.
+    @inlinable
     public static var empty: Signal {
-        ConstantSignal(.empty)
+        EmptySignal()
     }
 
     /// A signal that fails at once with `error`.
     ///
     /// RAC 2.5: `+error:`.
+    @inlinable
     public static func error(_ error: Failure) -> Signal {
-        ConstantSignal(.error(error))
+        ErrorSignal(error)
     }
 
     /// A signal that never sends anything.
@@ -47,22 +50,19 @@ extension Signal {
     }
 }
 
-/// `return`, `empty` and `error`: what they send is known when they are made.
-private final class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
-    enum Content {
-        case value(Value)
-        case empty
-        case error(Failure)
-    }
-
-    private let content: Content
-
-    init(_ content: Content) {
-        self.content = content
+/// `return`, `empty` and `error`: what they send is known when they are made, so a subscription
+/// sends it at once when a scheduler is current, and from the subscription scheduler otherwise.
+///
+/// Each keeps its content in a field of its own generic type (not in an enum), so an
+/// unspecialized subscription or deinit needs no metadata lookup.
+@usableFromInline
+package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
+    @usableFromInline
+    package override init() {
         super.init()
     }
 
-    override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+    package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard Scheduler.current != nil else {
             let subscription = SerialDisposable()
             sink.attach(subscription)
@@ -73,15 +73,48 @@ private final class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure
         return nil
     }
 
-    private func send(to sink: Sink<Value, Failure>) {
-        switch content {
-        case let .value(value):
-            sink.receive(value)
-            sink.receiveCompleted()
-        case .empty:
-            sink.receiveCompleted()
-        case let .error(error):
-            sink.receive(error: error)
-        }
+    package func send(to sink: Sink<Value, Failure>) {}
+}
+
+@usableFromInline
+package final class ReturnSignal<Value, Failure: Error>: ConstantSignal<Value, Failure>, @unchecked Sendable {
+    private let value: Value
+
+    @usableFromInline
+    package init(_ value: Value) {
+        self.value = value
+        super.init()
+    }
+
+    package override func send(to sink: Sink<Value, Failure>) {
+        sink.receive(value)
+        sink.receiveCompleted()
+    }
+}
+
+@usableFromInline
+package final class EmptySignal<Value, Failure: Error>: ConstantSignal<Value, Failure>, @unchecked Sendable {
+    @usableFromInline
+    package override init() {
+        super.init()
+    }
+
+    package override func send(to sink: Sink<Value, Failure>) {
+        sink.receiveCompleted()
+    }
+}
+
+@usableFromInline
+package final class ErrorSignal<Value, Failure: Error>: ConstantSignal<Value, Failure>, @unchecked Sendable {
+    private let error: Failure
+
+    @usableFromInline
+    package init(_ error: Failure) {
+        self.error = error
+        super.init()
+    }
+
+    package override func send(to sink: Sink<Value, Failure>) {
+        sink.receive(error: error)
     }
 }
