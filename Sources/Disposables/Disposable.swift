@@ -53,7 +53,9 @@ open class Disposable: @unchecked Sendable {
 
     /// Marks the disposable disposed; `true` for the one caller that did so first.
     package final func markDisposed() -> Bool {
-        !disposed.exchange(true, ordering: .acquiringAndReleasing)
+        // A load first: disposing what is already disposed (a finished subscription) is common,
+        // and a load is cheaper than an exchange.
+        !disposed.load(ordering: .relaxed) && !disposed.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     /// Runs and releases the action. Only the caller that won `markDisposed()` may call it.

@@ -138,7 +138,11 @@ extension Scheduler {
     /// RAC 2.5: `+currentScheduler`.
     public static var current: Scheduler? {
         if let scheduler = currentSlot.value { return scheduler }
-        return MainThread.isCurrent ? main : nil
+        guard MainThread.isCurrent else { return nil }
+        // The main thread stays the main thread: remember `main` in the slot, so the next read is
+        // one thread-local load. `performAsCurrentScheduler` restores it like any other value.
+        currentSlot.value = main
+        return main
     }
 
     /// Runs blocks inline, on the calling thread, at once.

@@ -69,6 +69,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Subscribes `sink`; the package-level `subscribe`.
     ///
     /// - Returns: The subscription's disposable, or `nil` when it has already ended.
+    @usableFromInline
     package func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard let producer else {
             preconditionFailure("\(type(of: self)) must override Signal.observe(_:) or pass a producer")
@@ -86,7 +87,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `-subscribe:`.
     @discardableResult
-    public func subscribe<Target: SubscriberProtocol>(_ subscriber: Target) -> Disposable
+    public final func subscribe<Target: SubscriberProtocol>(_ subscriber: Target) -> Disposable
     where Target.Value == Value, Target.Failure == Failure {
         let subscription = CompoundDisposable()
         subscriber.didSubscribe(with: subscription)
@@ -99,20 +100,23 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// - Returns: A disposable that ends the subscription; nothing is called after it is disposed.
     ///
     /// RAC 2.5: `-subscribeNext:error:completed:` and its shorter forms.
-    @discardableResult
-    public func subscribe(
+    @inlinable @discardableResult
+    public final func subscribe(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
-        observe(ClosureSink(next: next, error: error, completed: completed)) ?? Disposable.ended
+        let sink = ClosureSink(next: next, error: error, completed: completed)
+        // A subscription that ended while it was made has nothing to dispose; the sink, marked
+        // disposed by the terminal event, stands for it.
+        return observe(sink) ?? sink
     }
 
     /// Subscribes with a closure for values.
     ///
     /// RAC 2.5: `-subscribeNext:`.
     @discardableResult
-    public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> Disposable {
+    public final func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> Disposable {
         subscribe(next: next)
     }
 
@@ -120,7 +124,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `-subscribeError:`.
     @discardableResult
-    public func subscribeError(_ error: @escaping @Sendable (Failure) -> Void) -> Disposable {
+    public final func subscribeError(_ error: @escaping @Sendable (Failure) -> Void) -> Disposable {
         subscribe(error: error)
     }
 
@@ -128,7 +132,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `-subscribeCompleted:`.
     @discardableResult
-    public func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> Disposable {
+    public final func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> Disposable {
         subscribe(completed: completed)
     }
 
@@ -153,13 +157,4 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         }
         return self
     }
-}
-
-extension Disposable {
-    /// The disposable of a subscription that ended while it was being made.
-    package static let ended: Disposable = {
-        let disposable = Disposable()
-        disposable.dispose()
-        return disposable
-    }()
 }

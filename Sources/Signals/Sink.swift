@@ -8,7 +8,9 @@ import Disposables
 ///
 /// A sink is also a ``Disposable``, so an operator can keep it in a compound disposable and dispose
 /// its subscription with it.
+@usableFromInline
 package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
+    @usableFromInline
     package override init() {
         super.init()
     }
@@ -102,12 +104,17 @@ package class UpstreamSink<Value, Failure: Error>: Sink<Value, Failure>, @unchec
 }
 
 /// The end of a chain that calls closures: what `subscribe(next:error:completed:)` builds.
+///
+/// A terminal event lets go of the closures, so nothing they captured outlives it, and marks the
+/// sink disposed: it stands for a subscription that ended while it was being made.
+@usableFromInline
 package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     // Only the serialized event path reads and clears these.
     private var next: (@Sendable (Value) -> Void)?
     private var error: (@Sendable (Failure) -> Void)?
     private var completed: (@Sendable () -> Void)?
 
+    @usableFromInline
     package init(
         next: (@Sendable (Value) -> Void)?,
         error: (@Sendable (Failure) -> Void)?,
@@ -124,22 +131,19 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
     }
 
     package override func receive(error failure: Failure) {
-        let error = self.error
-        release()
+        let error = self.error.take()
+        next = nil
+        completed = nil
+        _ = markDisposed()
         error?(failure)
     }
 
     package override func receiveCompleted() {
-        let completed = self.completed
-        release()
-        completed?()
-    }
-
-    /// Lets go of the closures after a terminal event, so nothing they captured outlives it.
-    private func release() {
+        let completed = self.completed.take()
         next = nil
         error = nil
-        completed = nil
+        _ = markDisposed()
+        completed?()
     }
 }
 

@@ -96,17 +96,13 @@ extension Signal {
 final class Merge<Value, Failure: Error>: @unchecked Sendable {
     let output: Subscriber<Value, Failure>
     private let limit: Int
-    private let state = Lock(State())
+    private let state = Lock(MergeState())
+    /// The signals waiting for a slot; guarded by `state`'s lock.
+    private var waiting = Queue<Signal<Value, Failure>>()
     /// Requests to subscribe to waiting signals; the caller that raises it from zero loops.
     private let drainRequests = Atomic<Int>(0)
-
-    private struct State {
-        var running = 0
-        var waiting = Queue<Signal<Value, Failure>>()
-        var sourceIsDone = false
-
-        var isDone: Bool { sourceIsDone && running == 0 && waiting.isEmpty }
-    }
+    /// Looked up once: allocating through it costs no metadata lookup per inner signal.
+    private let innerType = MergeInner<Value, Failure>.self
 
     init(_ downstream: Sink<Value, Failure>, limit: Int) {
         output = Subscriber(downstream)
@@ -120,7 +116,10 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
             state.withLock { $0.running += 1 }
             subscribe(signal)
         } else {
-            state.withLock { $0.waiting.append(signal) }
+            state.withLock { state in
+                waiting.append(signal)
+                state.waiting += 1
+            }
             drain()
         }
     }
@@ -152,8 +151,9 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
         if drainRequests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
         repeat {
             while let next = state.withLock({ state -> Signal<Value, Failure>? in
-                guard state.running < limit, let next = state.waiting.popFirst() else { return nil }
+                guard state.running < limit, let next = waiting.popFirst() else { return nil }
                 state.running += 1
+                state.waiting -= 1
                 return next
             }) {
                 if output.isDisposed { return }
@@ -163,7 +163,7 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
     }
 
     private func subscribe(_ signal: Signal<Value, Failure>) {
-        let inner = MergeInner(self)
+        let inner = innerType.init(self)
         _ = signal.observe(inner)
         // An inner signal that already finished needs no place among the subscriptions.
         if inner.isFinished { return }
@@ -172,13 +172,23 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
     }
 }
 
+/// How many inner signals of a merge run and wait. Not generic, so locking it in unspecialized
+/// code costs no metadata lookup.
+private struct MergeState {
+    var running = 0
+    var waiting = 0
+    var sourceIsDone = false
+
+    var isDone: Bool { sourceIsDone && running == 0 && waiting == 0 }
+}
+
 /// The sink of one inner signal: forwards values to the merge's output; disposing it disposes the
 /// inner subscription.
 private final class MergeInner<Value, Failure: Error>: UpstreamSink<Value, Failure>, @unchecked Sendable {
     private let merge: Merge<Value, Failure>
     private let finished = Atomic<Bool>(false)
 
-    init(_ merge: Merge<Value, Failure>) {
+    required init(_ merge: Merge<Value, Failure>) {
         self.merge = merge
         super.init()
     }

@@ -22,13 +22,9 @@ extension Signal {
 private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failure>, Failure>, @unchecked Sendable {
     let output: Subscriber<Value, Failure>
     private let current = SerialDisposable()
-    private let state = Lock(State())
-
-    private struct State {
-        /// The current inner signal's sink; an identity, so the state does not keep it alive.
-        var latest: ObjectIdentifier?
-        var sourceIsDone = false
-    }
+    private let state = Lock(SwitchState())
+    /// Looked up once: allocating through it costs no metadata lookup per inner signal.
+    private let innerType = SwitchInner<Value, Failure>.self
 
     init(_ output: Subscriber<Value, Failure>) {
         self.output = output
@@ -41,7 +37,7 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
     }
 
     package override func receive(_ signal: Signal<Value, Failure>) {
-        let inner = SwitchInner(self)
+        let inner = innerType.init(self)
         state.withLock { $0.latest = ObjectIdentifier(inner) }
         current.swap(inner)?.dispose()
         _ = signal.observe(inner)
@@ -69,11 +65,19 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
     }
 }
 
+/// What `switchToLatest` tracks between events. Not generic, so locking it in unspecialized code
+/// costs no metadata lookup.
+private struct SwitchState {
+    /// The current inner signal's sink; an identity, so the state does not keep it alive.
+    var latest: ObjectIdentifier?
+    var sourceIsDone = false
+}
+
 /// The sink of one inner signal; once replaced (disposed), it forwards nothing.
 private final class SwitchInner<Value, Failure: Error>: UpstreamSink<Value, Failure>, @unchecked Sendable {
     private let parent: SwitchSink<Value, Failure>
 
-    init(_ parent: SwitchSink<Value, Failure>) {
+    required init(_ parent: SwitchSink<Value, Failure>) {
         self.parent = parent
         super.init()
     }
