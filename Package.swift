@@ -30,7 +30,7 @@ let package = Package(
         )
     } + [
         .target(name: "TestSupport", dependencies: ["Disposables"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: modules.map { .target(name: $0.name) },

@@ -1,6 +1,7 @@
 import Disposables
 import Foundation
 import Schedulers
+import Signals
 import Synchronization
 import Tuples
 import XCTest
@@ -81,6 +82,37 @@ final class ReadmeTests: XCTestCase {
         XCTAssertEqual(countdown.load(ordering: .relaxed), 0)
     }
 
+    func testSignals() {
+        // README: Signals
+        let numbers = Signal<Int, Never> { subscriber in
+            for number in 1...5 { subscriber.sendNext(number) }
+            subscriber.sendCompleted()
+            return nil
+        }
+        let received = Mutex<[Int]>([])
+        numbers
+            .filter { $0.isMultiple(of: 2) }
+            .map { $0 * 10 }
+            .subscribe(next: { value in received.withLock { $0.append(value) } })
+        // received: [20, 40]
+
+        let (clicks, input) = Signal<String, Never>.pipe()
+        let subscription = clicks.take(2).subscribe(next: { print("click on \($0)") })
+        input.sendNext("OK")             // prints "click on OK"
+        input.sendNext("Cancel")         // prints "click on Cancel"; take(2) then completes
+        // subscription.isDisposed == true
+
+        let pairs = Signal.zip(Signal<String, Never>.return("a"), Signal<Int, Never>.return(1))
+        pairs.subscribeNext { letter, number in print(letter, number) }   // prints "a 1"
+        // End of README
+
+        XCTAssertEqual(received.withLock { $0 }, [20, 40])
+        XCTAssertTrue(subscription.isDisposed)
+        let pair = Mutex<String>("")
+        pairs.subscribeNext { letter, number in pair.withLock { $0 = "\(letter) \(number)" } }
+        XCTAssertEqual(pair.withLock { $0 }, "a 1")
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -88,7 +120,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 3)
+        XCTAssertEqual(blocks.count, 4)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -1,0 +1,106 @@
+import Disposables
+import Signals
+import TestSupport
+import XCTest
+
+/// The contract every one-input operator keeps, checked for each: an error at the start passes
+/// through, disposal mid-stream disposes the source and stops delivery, and nothing of the chain
+/// (closures included) outlives completion or disposal.
+final class OperatorContractTests: XCTestCase {
+    /// Each operator, applied so that it passes the values 1, 2, 3 on (for the first value on).
+    private let operators: [(name: String, apply: @Sendable (Signal<Int, TestError>, LifetimeToken) -> Signal<Int, TestError>)] = [
+        ("map", { signal, token in signal.map { _ = token; return $0 } }),
+        ("filter", { signal, token in signal.filter { _ = token; return $0 > 0 } }),
+        ("ignore", { signal, _ in signal.ignore(-1) }),
+        ("skip", { signal, _ in signal.startWith(0).skip(1) }),
+        ("skip(while:)", { signal, token in signal.skip(while: { _ = token; return $0 < 1 }) }),
+        ("skip(untilTrue:)", { signal, token in signal.skip(untilTrue: { _ = token; return $0 >= 1 }) }),
+        ("take", { signal, _ in signal.take(100) }),
+        ("take(while:)", { signal, token in signal.take(while: { _ = token; return $0 < 100 }) }),
+        ("take(untilTrue:)", { signal, token in signal.take(untilTrue: { _ = token; return $0 >= 100 }) }),
+        ("scan", { signal, token in signal.scan(0) { _, value in _ = token; return value } }),
+        ("combinePrevious", { signal, token in signal.combinePrevious(0) { _, value in _ = token; return value } }),
+        ("distinctUntilChanged", { signal, token in signal.distinctUntilChanged { _, _ in _ = token; return false } }),
+        ("startWith", { signal, _ in signal.startWith(1).skip(1) }),
+        ("flattenMap", { signal, token in signal.flattenMap { _ = token; return .return($0) } }),
+        ("bind", { signal, token in signal.bind { { value, _ in _ = token; return .return(value) } } }),
+        ("concat", { signal, _ in signal.concat(.empty) }),
+        ("merge", { signal, _ in signal.merge(.empty) }),
+        ("switchToLatest", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.switchToLatest() }),
+        ("flatten(maxConcurrent: 1)", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.flatten(maxConcurrent: 1) }),
+        ("zip", { signal, _ in Signal.zip([signal]).map { $0[0] } }),
+    ]
+
+    func testEveryOperator_passesValuesAndCompletion() {
+        for (name, apply) in operators {
+            let recorder = apply(TestSource([1, 2, 3]).signal, LifetimeToken()).record()
+            XCTAssertEqual(recorder.events, [.next(1), .next(2), .next(3), .completed], name)
+        }
+    }
+
+    func testEveryOperator_errorAtTheStart() {
+        for (name, apply) in operators {
+            let recorder = apply(TestSource<Int>([], end: .error(.first)).signal, LifetimeToken()).record()
+            XCTAssertEqual(recorder.events, [.error(.first)], name)
+        }
+    }
+
+    func testEveryOperator_errorInTheMiddle() {
+        for (name, apply) in operators {
+            let recorder = apply(TestSource([1], end: .error(.second)).signal, LifetimeToken()).record()
+            XCTAssertEqual(recorder.events, [.next(1), .error(.second)], name)
+        }
+    }
+
+    func testEveryOperator_emptySource() {
+        for (name, apply) in operators {
+            XCTAssertEqual(apply(TestSource<Int>([]).signal, LifetimeToken()).record().events, [.completed], name)
+        }
+    }
+
+    func testEveryOperator_disposalMidStreamDisposesTheSourceAndStopsDelivery() {
+        for (name, apply) in operators {
+            let (pipe, input) = Signal<Int, TestError>.pipe()
+            let disposals = Counter()
+            let source = Signal<Int, TestError> { subscriber in
+                let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
+                return Disposable {
+                    disposals.increment()
+                    inner.dispose()
+                }
+            }
+            let recorder = apply(source, LifetimeToken()).record()
+            input.sendNext(1)
+            recorder.dispose()
+            input.sendNext(2)
+            input.sendCompleted()
+            XCTAssertEqual(recorder.events, [.next(1)], name)
+            XCTAssertEqual(disposals.value, 1, name)
+        }
+    }
+
+    func testEveryOperator_releasesTheChainAfterCompletion() {
+        for (name, apply) in operators {
+            weak var weakSignal: Signal<Int, TestError>?
+            let (recorder, token) = trackingLifetime { token -> EventRecorder<Int, TestError> in
+                let signal = apply(TestSource([1]).signal, token)
+                weakSignal = signal
+                return signal.record()
+            }
+            XCTAssertEqual(recorder.values, [1], name)
+            XCTAssertNil(weakSignal, name)
+            XCTAssertFalse(token.isAlive, name)
+        }
+    }
+
+    func testEveryOperator_releasesTheChainAfterDisposal() {
+        for (name, apply) in operators {
+            let (pipe, input) = Signal<Int, TestError>.pipe()
+            let (recorder, token) = trackingLifetime { token in apply(pipe, token).record() }
+            input.sendNext(1)
+            recorder.dispose()
+            XCTAssertFalse(token.isAlive, name)
+            _ = input
+        }
+    }
+}
