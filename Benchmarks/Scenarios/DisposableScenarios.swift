@@ -24,71 +24,9 @@ func disposableScenarios() -> [Scenario] { [
             precondition(sink.value == count * (count - 1) / 2)
         }
     ),
-    Scenario(
-        name: "compound.add-remove",
-        operations: 100_000,
-        ours: { count in
-            let sink = Sink()
-            let compound = CompoundDisposable()
-            var children: [Disposable] = []
-            children.reserveCapacity(count)
-            for index in 0..<count {
-                let child = Disposable { sink.value &+= index }
-                children.append(child)
-                compound.add(child)
-            }
-            for child in children {
-                compound.remove(child)
-            }
-            compound.dispose()
-            precondition(sink.value == 0)
-        },
-        baseline: { count in
-            let sink = Sink()
-            var actions: [Int: () -> Void] = [:]
-            for index in 0..<count {
-                actions[index] = opaque { sink.value &+= index }
-            }
-            for index in 0..<count {
-                actions.removeValue(forKey: index)
-            }
-            for action in actions.values { action() }
-            precondition(sink.value == 0)
-        }
-    ),
-    Scenario(
-        name: "compound.add-remove-reversed",
-        operations: 100_000,
-        ours: { count in
-            // Removal stays O(1) in any order: the last child added is removed first.
-            let sink = Sink()
-            let compound = CompoundDisposable()
-            var children: [Disposable] = []
-            children.reserveCapacity(count)
-            for index in 0..<count {
-                let child = Disposable { sink.value &+= index }
-                children.append(child)
-                compound.add(child)
-            }
-            for child in children.reversed() {
-                compound.remove(child)
-            }
-            compound.dispose()
-            precondition(sink.value == 0)
-        },
-        baseline: { count in
-            let sink = Sink()
-            var actions: [Int: () -> Void] = [:]
-            for index in 0..<count {
-                actions[index] = opaque { sink.value &+= index }
-            }
-            for index in (0..<count).reversed() {
-                actions.removeValue(forKey: index)
-            }
-            for action in actions.values { action() }
-            precondition(sink.value == 0)
-        }
-    ),
+    addRemoveScenario(name: "compound.add-remove", order: { $0 }),
+    // Removal stays O(1) in any order: the last child added is removed first.
+    addRemoveScenario(name: "compound.add-remove-reversed", order: { $0.reversed() }),
     Scenario(
         name: "serial.swap",
         operations: 100_000,
@@ -112,3 +50,46 @@ func disposableScenarios() -> [Scenario] { [
         }
     ),
 ] }
+
+/// Add 100,000 children, remove each in the given order, then dispose; the baseline does the same
+/// with a dictionary of closures.
+private func addRemoveScenario(name: String, order: @escaping ([Int]) -> [Int]) -> Scenario {
+    Scenario(
+        name: name,
+        operations: 100_000,
+        prepareOurs: { count in
+            let removals = order(Array(0..<count))
+            return {
+                let sink = Sink()
+                let compound = CompoundDisposable()
+                var children: [Disposable] = []
+                children.reserveCapacity(count)
+                for index in 0..<count {
+                    let child = Disposable { sink.value &+= index }
+                    children.append(child)
+                    compound.add(child)
+                }
+                for index in removals {
+                    compound.remove(children[index])
+                }
+                compound.dispose()
+                precondition(sink.value == 0)
+            }
+        },
+        prepareBaseline: { count in
+            let removals = order(Array(0..<count))
+            return {
+                let sink = Sink()
+                var actions: [Int: () -> Void] = [:]
+                for index in 0..<count {
+                    actions[index] = opaque { sink.value &+= index }
+                }
+                for index in removals {
+                    actions.removeValue(forKey: index)
+                }
+                for action in actions.values { action() }
+                precondition(sink.value == 0)
+            }
+        }
+    )
+}

@@ -49,21 +49,14 @@ final class SignalTests: XCTestCase {
     }
 
     func testDispose_runsTheCreateBlocksDisposableAndStopsEvents() {
-        let (pipe, input) = Signal<Int, Never>.pipe()
-        let disposed = Counter()
-        let signal = Signal<Int, Never> { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-            return Disposable {
-                disposed.increment()
-                inner.dispose()
-            }
-        }
-        let recorder = signal.record()
+        let source = DrivenSource<Never>()
+        let input = source.input
+        let recorder = source.signal.record()
         input.sendNext(1)
         recorder.dispose()
         input.sendNext(2)
         XCTAssertEqual(recorder.events, [.next(1)])
-        XCTAssertEqual(disposed.value, 1)
+        XCTAssertEqual(source.disposals.value, 1)
         XCTAssertTrue(recorder.disposable.isDisposed)
     }
 

@@ -60,22 +60,14 @@ final class OperatorContractTests: XCTestCase {
 
     func testEveryOperator_disposalMidStreamDisposesTheSourceAndStopsDelivery() {
         for (name, apply) in operators {
-            let (pipe, input) = Signal<Int, TestError>.pipe()
-            let disposals = Counter()
-            let source = Signal<Int, TestError> { subscriber in
-                let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-                return Disposable {
-                    disposals.increment()
-                    inner.dispose()
-                }
-            }
-            let recorder = apply(source, LifetimeToken()).record()
-            input.sendNext(1)
+            let source = DrivenSource<TestError>()
+            let recorder = apply(source.signal, LifetimeToken()).record()
+            source.input.sendNext(1)
             recorder.dispose()
-            input.sendNext(2)
-            input.sendCompleted()
+            source.input.sendNext(2)
+            source.input.sendCompleted()
             XCTAssertEqual(recorder.events, [.next(1)], name)
-            XCTAssertEqual(disposals.value, 1, name)
+            XCTAssertEqual(source.disposals.value, 1, name)
         }
     }
 

@@ -20,14 +20,10 @@ final class TakeTests: XCTestCase {
 
     func testTake_disposesTheSourceRightAfterTheLastValueBeforeCompleting() {
         let log = Recorder<String>()
-        let (pipe, input) = Signal<Int, TestError>.pipe()
-        let source = Signal<Int, TestError> { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-            return Disposable { log.record("source disposed"); inner.dispose() }
-        }
-        source.take(1).subscribe(next: { log.record("\($0)") }, completed: { log.record("completed") })
-        input.sendNext(1)
-        input.sendNext(2)
+        let source = DrivenSource<TestError> { log.record("source disposed") }
+        source.signal.take(1).subscribe(next: { log.record("\($0)") }, completed: { log.record("completed") })
+        source.input.sendNext(1)
+        source.input.sendNext(2)
         XCTAssertEqual(log.values, ["1", "source disposed", "completed"])
     }
 
@@ -46,16 +42,11 @@ final class TakeTests: XCTestCase {
     }
 
     func testTakeWhile_disposesTheSourceWhenItStops() {
-        let (pipe, input) = Signal<Int, TestError>.pipe()
-        let disposed = Counter()
-        let source = Signal<Int, TestError> { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-            return Disposable { disposed.increment(); inner.dispose() }
-        }
-        let recorder = source.take(while: { $0 < 2 }).record()
-        input.sendNext(1)
-        input.sendNext(2)
-        XCTAssertEqual(disposed.value, 1)
+        let source = DrivenSource<TestError>()
+        let recorder = source.signal.take(while: { $0 < 2 }).record()
+        source.input.sendNext(1)
+        source.input.sendNext(2)
+        XCTAssertEqual(source.disposals.value, 1)
         XCTAssertEqual(recorder.events, [.next(1), .completed])
     }
 }

@@ -83,12 +83,9 @@ final class BindTests: XCTestCase {
 
     func testBind_innerErrorDisposesEverythingThenIsSent() {
         let log = Recorder<String>()
-        let (pipe, input) = Signal<Int, TestError>.pipe()
-        let source = Signal<Int, TestError> { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-            return Disposable { log.record("source dispose"); inner.dispose() }
-        }
-        let bound = source.bind {
+        let source = DrivenSource<TestError> { log.record("source dispose") }
+        let input = source.input
+        let bound = source.signal.bind {
             { value, _ in value == 2 ? .error(.second) : .return(value) }
         }
         bound.subscribe(next: { log.record("\($0)") }, error: { log.record("error \($0)") })

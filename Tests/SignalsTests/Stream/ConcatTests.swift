@@ -34,20 +34,16 @@ final class ConcatTests: XCTestCase {
     }
 
     func testConcat_disposalMidStreamDisposesTheCurrentSignal() {
-        let (pipe, input) = Signal<Int, TestError>.pipe()
-        let disposed = Counter()
-        let first = Signal<Int, TestError> { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
-            return Disposable { disposed.increment(); inner.dispose() }
-        }
+        let first = DrivenSource<TestError>()
+        let input = first.input
         let second = TestSource([5])
-        let recorder = first.concat(second.signal).record()
+        let recorder = first.signal.concat(second.signal).record()
         input.sendNext(1)
         recorder.dispose()
         input.sendNext(2)
         input.sendCompleted()
         XCTAssertEqual(recorder.events, [.next(1)])
-        XCTAssertEqual(disposed.value, 1)
+        XCTAssertEqual(first.disposals.value, 1)
         XCTAssertEqual(second.subscriptions.value, 0)
     }
 

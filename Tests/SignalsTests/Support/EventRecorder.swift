@@ -58,3 +58,25 @@ final class TestSource<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// A cold signal of `Int`s sent by hand through `input`; each subscription counts its disposal
+/// in `disposals` and runs `onDispose`.
+final class DrivenSource<Failure: Error & Sendable>: Sendable {
+    let disposals = Counter()
+    let signal: Signal<Int, Failure>
+    let input: Subscriber<Int, Failure>
+
+    init(onDispose: @escaping @Sendable () -> Void = {}) {
+        let (pipe, input) = Signal<Int, Failure>.pipe()
+        let disposals = disposals
+        self.input = input
+        signal = Signal { subscriber in
+            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
+            return Disposable {
+                disposals.increment()
+                onDispose()
+                inner.dispose()
+            }
+        }
+    }
+}
