@@ -136,8 +136,15 @@ extension Scheduler {
     /// with nothing set it is ``main``; elsewhere `nil`.
     ///
     /// RAC 2.5: `+currentScheduler`.
+    @inlinable
     public static var current: Scheduler? {
         if let scheduler = currentSlot.value { return scheduler }
+        return currentOnMainThread()
+    }
+
+    /// `current` when nothing is set on this thread: `main` on the main thread, else `nil`.
+    @usableFromInline
+    static func currentOnMainThread() -> Scheduler? {
         guard MainThread.isCurrent else { return nil }
         // The main thread stays the main thread: remember `main` in the slot, so the next read is
         // one thread-local load. `performAsCurrentScheduler` restores it like any other value.
@@ -176,5 +183,6 @@ extension Scheduler {
     }
 
     /// The scheduler set as current on this thread by `performAsCurrentScheduler(_:)`.
+    @usableFromInline
     static let currentSlot = ThreadLocalReference<Scheduler>()
 }

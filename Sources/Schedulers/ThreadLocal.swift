@@ -11,8 +11,9 @@ import Darwin
 /// The slot does not retain what it holds: whoever stores an object keeps it alive for as long as
 /// it is stored, and restores the previous value before it lets go (see
 /// `Scheduler.performAsCurrentScheduler(_:)`). One `pthread_getspecific` per read, no allocation.
+@usableFromInline
 final class ThreadLocalReference<Object: AnyObject>: @unchecked Sendable {
-    private let key: pthread_key_t
+    @usableFromInline let key: pthread_key_t
 
     init() {
         var key = pthread_key_t()
@@ -21,6 +22,7 @@ final class ThreadLocalReference<Object: AnyObject>: @unchecked Sendable {
         self.key = key
     }
 
+    @inlinable
     var value: Object? {
         get {
             guard let pointer = pthread_getspecific(key) else { return nil }
