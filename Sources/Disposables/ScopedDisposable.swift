@@ -14,6 +14,8 @@
 /// RAC 2.5: `RACScopedDisposable`, `+scopedDisposableWithDisposable:`.
 public final class ScopedDisposable: Disposable, @unchecked Sendable {
     /// Wraps `disposable`, which is disposed with this one or at its deinit.
+    ///
+    /// RAC 2.5: `+scopedDisposableWithDisposable:`.
     public init(_ disposable: Disposable) {
         super.init { disposable.dispose() }
     }

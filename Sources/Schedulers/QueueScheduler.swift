@@ -15,6 +15,8 @@ import Foundation
 /// RAC 2.5: `RACTargetQueueScheduler` (`-initWithName:targetQueue:`), `RACQueueScheduler`.
 public final class QueueScheduler: Scheduler, @unchecked Sendable {
     /// The serial queue blocks run on.
+    ///
+    /// RAC 2.5: `RACQueueScheduler`'s `queue`.
     public let queue: DispatchQueue
 
     /// A serial scheduler called `name` whose queue targets `targetQueue`.
@@ -40,6 +42,7 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
     /// The scheduler of the main queue: ``Scheduler/main``.
     static let mainQueue = QueueScheduler(name: "ReactiveCocoaSwift.main", serialQueue: .main)
 
+    /// Queues `action` on the serial queue.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         let scheduled = ScheduledAction(work: action)
@@ -47,6 +50,7 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
         return scheduled
     }
 
+    /// Queues `action` on the serial queue at `date` (wall-clock time).
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         let scheduled = ScheduledAction(work: action)
@@ -54,6 +58,8 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
         return scheduled
     }
 
+    /// Runs `action` on the serial queue at `date`, then every `interval` seconds, from a
+    /// dispatch timer that stops when the returned disposable is disposed.
     @discardableResult
     public override func schedule(
         after date: Date,

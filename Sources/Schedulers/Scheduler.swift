@@ -23,6 +23,8 @@ import Foundation
 /// RAC 2.5: `RACScheduler`, `RACScheduler+Subclass.h`.
 open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// A name for debugging.
+    ///
+    /// RAC 2.5: `name`.
     public let name: String
 
     /// Sets up a scheduler called `name`; for subclasses.
@@ -116,6 +118,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
         block()
     }
 
+    /// The scheduler's type and name, such as `<QueueScheduler: com.example.parser>`.
     public var description: String {
         "<\(type(of: self)): \(name)>"
     }

@@ -106,11 +106,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs every block, as ``stepAll()`` does, leaving the clock at the last block's due time.
+    ///
+    /// ReactiveSwift: `TestScheduler.run()`.
     public func run() {
         stepAll()
     }
 
     /// Moves the clock forward by `interval`, running every block due by then in order.
+    ///
+    /// ReactiveSwift: `TestScheduler.advance(by:)`.
     public func advance(by interval: TimeInterval = 0) {
         precondition(interval >= 0, "TestScheduler.advance(by:) cannot go back in time, got \(interval)")
         advance(to: now.addingTimeInterval(interval))
@@ -118,6 +122,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Moves the clock to `date`, running every block due by then in order; the clock reads `date`
     /// afterwards.
+    ///
+    /// ReactiveSwift: `TestScheduler.advance(to:)`.
     public func advance(to date: Date) {
         var ran = 0
         while runNext(dueBy: date) {

@@ -42,6 +42,7 @@ extension Event: Hashable where Value: Hashable, Failure: Hashable {}
 extension Event: Sendable where Value: Sendable, Failure: Sendable {}
 
 extension Event: CustomStringConvertible {
+    /// `next(value)`, `error(error)` or `completed`.
     public var description: String {
         switch self {
         case let .next(value): "next(\(value))"

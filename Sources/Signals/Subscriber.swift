@@ -24,6 +24,8 @@ import Synchronization
 public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unchecked Sendable {
     /// The resources of the subscription; disposed by a terminal event or by the subscriber of the
     /// signal. Add anything that must end with the subscription.
+    ///
+    /// RAC 2.5: `RACSubscriber`'s `disposable`.
     public let disposable: CompoundDisposable
 
     // The hot path touches only types that are not generic (the lock, the owner) or are this
@@ -56,11 +58,15 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     }
 
     /// Whether the subscription has ended: terminated or disposed.
+    ///
+    /// RAC 2.5: `self.disposable.disposed`.
     public var isDisposed: Bool {
         disposable.isDisposed
     }
 
     /// Sends a value, unless the subscription has ended.
+    ///
+    /// RAC 2.5: `-sendNext:`.
     public func sendNext(_ value: Value) {
         if disposable.isDisposed { return }
         let thread = currentThreadIdentity()
@@ -77,17 +83,23 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     }
 
     /// Sends an error and ends the subscription, unless it has ended already.
+    ///
+    /// RAC 2.5: `-sendError:`.
     public func sendError(_ error: Failure) {
         send(.error(error))
     }
 
     /// Sends completion and ends the subscription, unless it has ended already.
+    ///
+    /// RAC 2.5: `-sendCompleted`.
     public func sendCompleted() {
         send(.completed)
     }
 
     /// Ties `disposable` to this subscriber: it is disposed when the subscriber terminates or is
     /// disposed, and at once if that has happened already.
+    ///
+    /// RAC 2.5: `-didSubscribeWithDisposable:`.
     public func didSubscribe(with disposable: CompoundDisposable) {
         if disposable.isDisposed { return }
         self.disposable.add(disposable)

@@ -57,6 +57,8 @@ public struct Tuple {
     }
 
     /// The number of values, holes included.
+    ///
+    /// RAC 2.5: `count`.
     public var count: Int { values.count }
 
     /// The value at `index`; a hole is `nil`.
@@ -74,16 +76,28 @@ public struct Tuple {
     }
 
     /// The first value, or `nil` when it is a hole or the tuple is shorter.
+    ///
+    /// RAC 2.5: `first`.
     public var first: Any? { value(at: 0) }
     /// The second value, or `nil` when it is a hole or the tuple is shorter.
+    ///
+    /// RAC 2.5: `second`.
     public var second: Any? { value(at: 1) }
     /// The third value, or `nil` when it is a hole or the tuple is shorter.
+    ///
+    /// RAC 2.5: `third`.
     public var third: Any? { value(at: 2) }
     /// The fourth value, or `nil` when it is a hole or the tuple is shorter.
+    ///
+    /// RAC 2.5: `fourth`.
     public var fourth: Any? { value(at: 3) }
     /// The fifth value, or `nil` when it is a hole or the tuple is shorter.
+    ///
+    /// RAC 2.5: `fifth`.
     public var fifth: Any? { value(at: 4) }
     /// The last value, or `nil` when it is a hole or the tuple is empty.
+    ///
+    /// RAC 2.5: `last`.
     public var last: Any? { value(at: values.count - 1) }
 
     /// A tuple with `value` appended.
@@ -137,6 +151,7 @@ public enum TupleError: Error, Equatable, CustomStringConvertible {
     /// The value at `index` is of type `actual` (`"nil"` for a hole), not `expected`.
     case typeMismatch(index: Int, expected: String, actual: String)
 
+    /// A sentence naming what was wrong, for logs and test failures.
     public var description: String {
         switch self {
         case let .countMismatch(expected, actual):
@@ -155,6 +170,7 @@ extension Tuple: Sequence {
         values.makeIterator()
     }
 
+    /// The number of values, holes included.
     public var underestimatedCount: Int { values.count }
 }
 
@@ -168,6 +184,7 @@ extension Tuple: Equatable, Hashable {
             && zip(lhs.values, rhs.values).allSatisfy(valuesAreEqual)
     }
 
+    /// Hashes the count and each value: `Hashable` values by value, objects by identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(values.count)
         for value in values {
