@@ -134,7 +134,7 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         let error = self.error.take()
         next = nil
         completed = nil
-        _ = markDisposed()
+        markEnded()
         error?(failure)
     }
 
@@ -142,7 +142,7 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         let completed = self.completed.take()
         next = nil
         error = nil
-        _ = markDisposed()
+        markEnded()
         completed?()
     }
 }
