@@ -42,11 +42,21 @@ extension Signal {
 
     /// A signal that calls `makeSignal` for each subscription and subscribes to what it returns.
     ///
-    /// Use it to postpone work, or to make a fresh signal (or subject) per subscriber.
+    /// Use it to postpone work, or to make a fresh signal (or subject) per subscriber. Like a
+    /// created signal's block, `makeSignal` runs through ``Scheduler/subscription``: at once when
+    /// a scheduler is current, else on a background scheduler.
     ///
     /// RAC 2.5: `+defer:`.
     public static func `defer`(_ makeSignal: @escaping @Sendable () -> Signal) -> Signal {
-        Signal(producer: { sink in makeSignal().observe(sink) })
+        Signal(producer: { sink in
+            guard Scheduler.current == nil else { return makeSignal().observe(sink) }
+            let subscription = SerialDisposable()
+            sink.attach(subscription)
+            subscription.disposable = Scheduler.subscription.schedule {
+                subscription.disposable = makeSignal().observe(sink)
+            }
+            return subscription
+        })
     }
 }
 

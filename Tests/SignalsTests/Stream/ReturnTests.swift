@@ -37,6 +37,21 @@ final class ReturnTests: XCTestCase {
         XCTAssertEqual(signal.record().events, [.next(2), .completed])
     }
 
+    func testDefer_withoutACurrentSchedulerRunsTheFactoryOnABackgroundScheduler() {
+        let seen = Recorder<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        let signal = Signal<Int, Never>.defer {
+            seen.record(Thread.current.name != "subscriber" && Scheduler.current != nil)
+            return .return(1)
+        }
+        Thread {
+            Thread.current.name = "subscriber"
+            signal.subscribe(completed: { done.signal() })
+        }.start()
+        done.wait()
+        XCTAssertEqual(seen.values, [true])
+    }
+
     func testReturn_withoutACurrentSchedulerArrivesOnABackgroundScheduler() {
         let seen = Recorder<Bool>()
         let done = DispatchSemaphore(value: 0)
