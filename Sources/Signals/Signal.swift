@@ -157,4 +157,10 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         }
         return self
     }
+
+    /// The name an operator gives what it makes from this signal, as RAC does:
+    /// `[source name] -selector`.
+    package func derivedName(_ selector: String) -> String {
+        "[\(name ?? "")] \(selector)"
+    }
 }

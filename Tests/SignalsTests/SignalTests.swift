@@ -244,6 +244,20 @@ final class SignalTests: XCTestCase {
         defer { SignalDebug.isEnabled = false }
         XCTAssertEqual(signal.named("loud").name, "loud")
     }
+
+    func testNamed_operatorsNameWhatTheyMakeAfterTheirSourceWhenDebugging() {
+        SignalDebug.isEnabled = true
+        defer { SignalDebug.isEnabled = false }
+        let source = Signal<Int, Never>.never.named("numbers")
+        XCTAssertEqual(source.map { $0 }.name, "[numbers] -map:")
+        XCTAssertEqual(source.filter { _ in true }.take(2).name, "[[numbers] -filter:] -take: 2")
+        XCTAssertEqual(source.flattenMap { Signal<Int, Never>.return($0) }.name, "[numbers] -flattenMap:")
+    }
+
+    func testNamed_operatorsLeaveNamesUnbuiltWhenNotDebugging() {
+        SignalDebug.isEnabled = false
+        XCTAssertNil(Signal<Int, Never>.never.map { $0 }.name)
+    }
 }
 
 /// A place to keep the subscriber a create block was handed.

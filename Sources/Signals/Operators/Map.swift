@@ -7,7 +7,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-map:`.
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Failure> {
-        lift { MapSink($0, transform) }
+        lift { MapSink($0, transform) }.named(derivedName("-map:"))
     }
 
     /// Sends `value` in place of each value.
@@ -15,7 +15,7 @@ extension Signal {
     /// RAC 2.5: `-mapReplace:`.
     public func mapReplace<U>(_ value: U) -> Signal<U, Failure> {
         let box = UncheckedSendable(value)
-        return map { _ in box.value }
+        return map { _ in box.value }.named(derivedName("-mapReplace: \(value)"))
     }
 }
 

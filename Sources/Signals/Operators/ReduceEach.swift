@@ -8,6 +8,6 @@ extension Signal {
     /// RAC 2.5: `-reduceEach:`.
     public func reduceEach<each T, R>(_ reduce: @escaping @Sendable (repeat each T) -> R) -> Signal<R, Failure>
     where Value == (repeat each T) {
-        map { tuple in reduce(repeat each tuple) }
+        map { tuple in reduce(repeat each tuple) }.named(derivedName("-reduceEach:"))
     }
 }

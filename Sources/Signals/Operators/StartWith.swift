@@ -3,6 +3,6 @@ extension Signal {
     ///
     /// RAC 2.5: `-startWith:` (`[[RACSignal return:value] concat:self]`).
     public func startWith(_ value: Value) -> Signal {
-        Signal.return(value).concat(self)
+        Signal.return(value).concat(self).named(derivedName("-startWith: \(value)"))
     }
 }

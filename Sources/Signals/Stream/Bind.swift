@@ -30,7 +30,7 @@ extension Signal {
             let merge = Merge(downstream, limit: 0)
             _ = self.observe(BindSink(merge, makeBinding()))
             return merge.output.disposable
-        })
+        }).named(derivedName("-bind:"))
     }
 }
 

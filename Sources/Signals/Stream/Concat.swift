@@ -10,7 +10,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-concat:`.
     public func concat(_ next: Signal) -> Signal {
-        ConcatSignal(.pair(self, next))
+        ConcatSignal(.pair(self, next)).named(derivedName("-concat: \(next.name ?? "")"))
     }
 
     /// Sends everything each signal sends, one signal after the other; completes after the last.
@@ -21,7 +21,7 @@ extension Signal {
     ///
     /// RAC 2.5: `+concat:`.
     public static func concat(_ signals: some Sequence<Signal>) -> Signal {
-        ConcatSignal(.list(Array(signals)))
+        ConcatSignal(.list(Array(signals))).named("+concat:")
     }
 }
 

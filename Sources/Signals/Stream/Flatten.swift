@@ -18,7 +18,7 @@ extension Signal {
             let merge = Merge(downstream, limit: maxConcurrent)
             _ = self.observe(SignalsSink(merge))
             return merge.output.disposable
-        })
+        }).named(derivedName("-flatten: \(maxConcurrent)"))
     }
 
     /// Subscribes to every signal this signal sends as it arrives and sends all their values.
@@ -54,7 +54,7 @@ extension Signal {
             let merge = Merge(downstream, limit: 0)
             _ = self.observe(FlattenMapSink(merge, transform))
             return merge.output.disposable
-        })
+        }).named(derivedName("-flattenMap:"))
     }
 
     /// `flattenMap(_:)` for a transform that may return `nil`, which counts as an empty signal.
@@ -85,7 +85,7 @@ extension Signal {
             }
             merge.sourceCompleted()
             return merge.output.disposable
-        })
+        }).named("+merge:")
     }
 }
 

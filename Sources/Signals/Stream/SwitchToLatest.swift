@@ -14,7 +14,7 @@ extension Signal {
             downstream.attach(output.disposable)
             _ = self.observe(SwitchSink(output))
             return output.disposable
-        })
+        }).named(derivedName("-switchToLatest"))
     }
 }
 

@@ -53,7 +53,7 @@ extension Signal {
             }
             if signals.value.isEmpty { zip.output.sendCompleted() }
             return zip.output.disposable
-        })
+        }).named("+zip:")
     }
 }
 
