@@ -25,7 +25,7 @@ extension Signal {
 /// The subscribers of a pipe: a sink that forwards each event to all of them.
 private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private struct State {
-        var observers: [PipeObserver<Value, Failure>] = []
+        var observers = Bag<PipeObserver<Value, Failure>>()
         var terminal: Event<Value, Failure>?
     }
 
@@ -34,7 +34,7 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
     func add(_ sink: Sink<Value, Failure>) -> Disposable? {
         let observer = PipeObserver(sink, in: self)
         let terminal = state.withLock { state -> Event<Value, Failure>? in
-            if state.terminal == nil { state.observers.append(observer) }
+            if state.terminal == nil { observer.token = state.observers.insert(observer) }
             return state.terminal
         }
         if let terminal {
@@ -46,14 +46,13 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
     }
 
     func remove(_ observer: PipeObserver<Value, Failure>) {
-        let removed = state.withLock { state in
-            state.observers.firstIndex { $0 === observer }.map { state.observers.remove(at: $0) }
-        }
+        // The token was set under this lock; the observer is released after it.
+        let removed = state.withLock { state in observer.token.flatMap { state.observers.remove($0) } }
         _ = removed
     }
 
     package override func receive(_ value: Value) {
-        for observer in state.withLock({ $0.observers }) {
+        for observer in state.withLock({ $0.observers.elements }) {
             observer.forward(value)
         }
     }
@@ -69,8 +68,8 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
     private func finish(_ event: Event<Value, Failure>) {
         let observers = state.withLock { state in
             state.terminal = event
-            defer { state.observers = [] }
-            return state.observers
+            defer { state.observers.removeAll() }
+            return state.observers.elements
         }
         for observer in observers {
             observer.finish(event)
@@ -82,6 +81,8 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
 private final class PipeObserver<Value, Failure: Error>: Disposable, @unchecked Sendable {
     private let sink: Lock<Sink<Value, Failure>?>
     private weak var observers: PipeObservers<Value, Failure>?
+    /// Where the observer sits among the pipe's; read and written under the pipe's lock only.
+    var token: Bag<PipeObserver<Value, Failure>>.Token?
 
     init(_ sink: Sink<Value, Failure>, in observers: PipeObservers<Value, Failure>) {
         self.sink = Lock(sink)

@@ -1,5 +1,5 @@
 import Disposables
-import Signals
+@testable import Signals
 import TestSupport
 import XCTest
 
@@ -64,5 +64,21 @@ final class PipeTests: XCTestCase {
             input.sendNext(1)
         }
         XCTAssertNil(weakSignal)
+    }
+}
+
+final class BagTests: XCTestCase {
+    func testBag_keepsInsertionOrderAndRemovesByToken() {
+        var bag = Bag<Int>()
+        let tokens = (0..<10).map { bag.insert($0) }
+        XCTAssertEqual(bag.remove(tokens[3]), 3)
+        XCTAssertNil(bag.remove(tokens[3]))
+        for index in [0, 9, 5, 6, 7] { bag.remove(tokens[index]) }
+        XCTAssertEqual(Array(bag.elements), [1, 2, 4, 8])
+        let late = bag.insert(10)
+        XCTAssertEqual(Array(bag.elements), [1, 2, 4, 8, 10])
+        XCTAssertEqual(bag.remove(late), 10)
+        for index in [1, 2, 4, 8] { bag.remove(tokens[index]) }
+        XCTAssertTrue(bag.isEmpty)
     }
 }
