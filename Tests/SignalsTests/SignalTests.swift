@@ -270,3 +270,37 @@ final class SubscriberBox<Value, Failure: Error>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+final class SubscriberTests: XCTestCase {
+    func testDidSubscribe_subscriptionThatEndsIsLetGo() {
+        let subscriber = Subscriber<Int, TestError>()
+        weak var weakSubscription: CompoundDisposable?
+        do {
+            let subscription = CompoundDisposable()
+            weakSubscription = subscription
+            subscriber.didSubscribe(with: subscription)
+            subscription.dispose()
+        }
+        XCTAssertNil(weakSubscription)
+        XCTAssertFalse(subscriber.isDisposed)
+    }
+
+    func testDidSubscribe_subscriberEndingDisposesTheSubscription() {
+        let subscriber = Subscriber<Int, TestError>()
+        let subscription = CompoundDisposable()
+        subscriber.didSubscribe(with: subscription)
+        subscriber.sendCompleted()
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
+    func testDidSubscribe_unendedSubscriptionIsReleasedWithTheSubscriber() {
+        weak var weakSubscription: CompoundDisposable?
+        do {
+            let subscriber = Subscriber<Int, TestError>()
+            let subscription = CompoundDisposable()
+            weakSubscription = subscription
+            subscriber.didSubscribe(with: subscription)
+        }
+        XCTAssertNil(weakSubscription)
+    }
+}
