@@ -3,7 +3,6 @@ struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 
     var isEmpty: Bool { elements.isEmpty }
-    var count: Int { elements.count }
     var first: Element? { elements.first }
 
     mutating func insert(_ element: Element) {
