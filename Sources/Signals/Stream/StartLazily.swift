@@ -34,7 +34,7 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
     private struct State {
         var history: [Value] = []
         var terminal: Event<Value, Failure>?
-        var observers: [ReplayObserver<Value, Failure>] = []
+        var observers = Bag<ReplayObserver<Value, Failure>>()
         var isStarted = false
     }
 
@@ -68,7 +68,8 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
                     observer.enqueue(terminal)
                     return false
                 }
-                state.observers.append(observer)
+                // `dispose()` marks before it locks, so one it has not yet seen reads true here.
+                if !observer.isDisposed { observer.token = state.observers.insert(observer) }
                 return true
             }
             observer.flush()
@@ -80,7 +81,7 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
 
     func remove(_ observer: ReplayObserver<Value, Failure>) {
         let removed = state.withLock { state in
-            state.observers.firstIndex { $0 === observer }.map { state.observers.remove(at: $0) }
+            observer.token.flatMap { state.observers.remove($0) }
         }
         _ = removed
     }
@@ -103,9 +104,9 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
             case let .next(value): state.history.append(value)
             default: state.terminal = event
             }
-            let observers = state.observers
+            let observers = state.observers.elements
             for observer in observers { observer.enqueue(event) }
-            if event.isFinished { state.observers = [] }
+            if event.isFinished { state.observers.removeAll() }
             return observers
         }
         for observer in observers { observer.flush() }
@@ -120,6 +121,8 @@ private final class ReplayObserver<Value, Failure: Error>: Disposable, @unchecke
     private let outbox = Lock(Queue<Event<Value, Failure>>())
     private let flushRequests = Atomic<Int>(0)
     private let scheduledWork = Lock<Disposable?>(nil)
+    /// Where the observer sits among the replay's; read and written under the replay's lock only.
+    var token: Bag<ReplayObserver<Value, Failure>>.Token?
 
     init(_ sink: Sink<Value, Failure>, in replay: Replay<Value, Failure>) {
         self.sink = sink
