@@ -27,7 +27,6 @@ import Schedulers
 /// RAC 2.5: `RACSignal`, `RACDynamicSignal`.
 open class Signal<Value, Failure: Error>: @unchecked Sendable {
     private let producer: (@Sendable (Sink<Value, Failure>) -> Disposable?)?
-    private let debugName = Lock<String?>(nil)
 
     /// A signal that runs `didSubscribe` for each subscription.
     ///
@@ -58,6 +57,10 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     @_disfavoredOverload
     package init(producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?) {
         self.producer = producer
+    }
+
+    deinit {
+        SignalDebug.forget(self)
     }
 
     /// For subclasses that override ``observe(_:)``.
@@ -140,7 +143,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `name`.
     public var name: String? {
-        debugName.withLock { $0 }
+        SignalDebug.name(of: self)
     }
 
     /// Names the signal for debugging and returns it.
@@ -151,10 +154,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// RAC 2.5: `-setNameWithFormat:`.
     @discardableResult
     public func named(_ name: @autoclosure () -> String) -> Self {
-        if SignalDebug.isEnabled {
-            let name = name()
-            debugName.withLock { $0 = name }
-        }
+        if SignalDebug.isEnabled { SignalDebug.setName(name(), of: self) }
         return self
     }
 
