@@ -111,7 +111,9 @@ private struct Children {
             return second
         }
         // The remembered slot is a hint: a disposable added to two compounds remembers the last.
+        // One that never had a slot in any compound's array (-1) is not in this one's.
         let hint = disposable.compoundSlot.load(ordering: .relaxed)
+        if hint < 0 { return nil }
         let slot = slots.indices.contains(hint) && slots[hint] === disposable
             ? hint
             : slots.firstIndex { $0 === disposable }

@@ -63,6 +63,15 @@ final class CompoundDisposableTests: XCTestCase {
         XCTAssertFalse(child.isDisposed)
     }
 
+    func testRemove_neverAddedChildLeavesSlotChildrenAlone() {
+        let compound = CompoundDisposable()
+        let children = (0..<5).map { _ in Disposable() }
+        children.forEach(compound.add)
+        compound.remove(Disposable())
+        compound.dispose()
+        XCTAssertTrue(children.allSatisfy(\.isDisposed))
+    }
+
     func testRemove_inAnyOrderThenReuseSlots() {
         let compound = CompoundDisposable()
         var children = (0..<100).map { _ in Disposable() }

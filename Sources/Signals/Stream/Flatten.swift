@@ -132,8 +132,8 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
         if isDone { output.sendCompleted() }
     }
 
-    fileprivate func innerCompleted(_ inner: MergeInner<Value, Failure>) {
-        output.disposable.remove(inner)
+    fileprivate func innerCompleted(_ inner: MergeInner<Value, Failure>, wasAdded: Bool) {
+        if wasAdded { output.disposable.remove(inner) }
         let isDone = state.withLock { state in
             state.running -= 1
             return state.isDone
@@ -165,9 +165,11 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
     private func subscribe(_ signal: Signal<Value, Failure>) {
         let inner = innerType.init(self)
         _ = signal.observe(inner)
-        // An inner signal that already finished needs no place among the subscriptions.
-        if inner.isFinished { return }
+        // An inner signal that already finished needs no place among the subscriptions, and its
+        // completion did not look for one.
+        guard inner.markAdded() else { return }
         output.disposable.add(inner)
+        // It may have finished on another thread between the two steps, and found nothing to remove.
         if inner.isFinished { output.disposable.remove(inner) }
     }
 }
@@ -182,31 +184,47 @@ private struct MergeState {
     var isDone: Bool { sourceIsDone && running == 0 && waiting == 0 }
 }
 
+/// Where a merge's inner sink stands: running (not yet among the subscriptions), added to them,
+/// or finished.
+private enum Membership {
+    static let running = 0
+    static let added = 1
+    static let finished = 2
+}
+
 /// The sink of one inner signal: forwards values to the merge's output; disposing it disposes the
 /// inner subscription.
 private final class MergeInner<Value, Failure: Error>: UpstreamSink<Value, Failure>, @unchecked Sendable {
     private let merge: Merge<Value, Failure>
-    private let finished = Atomic<Bool>(false)
+    /// Whether the merge keeps this sink among its subscriptions: running, added or finished.
+    private let membership = Atomic<Int>(Membership.running)
 
     required init(_ merge: Merge<Value, Failure>) {
         self.merge = merge
         super.init()
     }
 
-    var isFinished: Bool { finished.load(ordering: .acquiring) }
+    var isFinished: Bool { membership.load(ordering: .acquiring) == Membership.finished }
+
+    /// Records that the merge adds this sink to its subscriptions; `false` when it has finished.
+    func markAdded() -> Bool {
+        membership.compareExchange(
+            expected: Membership.running, desired: Membership.added, ordering: .acquiringAndReleasing
+        ).exchanged
+    }
 
     package override func receive(_ value: Value) {
         merge.output.sendNext(value)
     }
 
     package override func receive(error: Failure) {
-        finished.store(true, ordering: .releasing)
+        membership.store(Membership.finished, ordering: .releasing)
         merge.output.sendError(error)
     }
 
     package override func receiveCompleted() {
-        finished.store(true, ordering: .releasing)
-        merge.innerCompleted(self)
+        let previous = membership.exchange(Membership.finished, ordering: .acquiringAndReleasing)
+        merge.innerCompleted(self, wasAdded: previous == Membership.added)
     }
 }
 
