@@ -84,6 +84,28 @@ final class FlattenTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.next(11), .next(22), .next(0), .completed])
     }
 
+    func testFlattenMaxConcurrent_disposalNeverSubscribesTheQueuedSignals() {
+        let (outer, outerInput) = Signal<Signal<Int, TestError>, TestError>.pipe()
+        let running = TestSource([1], end: nil)
+        let queued = TestSource([2])
+        let recorder = outer.flatten(maxConcurrent: 1).record()
+        outerInput.sendNext(running.signal)
+        outerInput.sendNext(queued.signal)
+        recorder.dispose()
+        XCTAssertEqual(recorder.events, [.next(1)])
+        XCTAssertEqual(running.disposals.value, 1)
+        XCTAssertEqual(queued.subscriptions.value, 0)
+    }
+
+    func testFlattenMaxConcurrent_errorFromAQueuedSignal() {
+        let (first, firstInput) = Signal<Int, TestError>.pipe()
+        let outer = TestSource([first, .error(.second), .return(3)])
+        let recorder = outer.signal.flatten(maxConcurrent: 1).record()
+        firstInput.sendNext(1)
+        firstInput.sendCompleted()
+        XCTAssertEqual(recorder.events, [.next(1), .error(.second)])
+    }
+
     func testFlattenMaxConcurrent_zeroIsUnlimited() {
         let signals = (0..<4).map { _ in Signal<Int, TestError>.pipe() }
         let subscribed = Counter()
