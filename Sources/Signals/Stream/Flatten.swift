@@ -80,7 +80,7 @@ extension Signal {
         let signals = UncheckedSendable(Array(signals))
         return Signal(producer: { downstream in
             let merge = Merge(downstream, limit: 0)
-            for signal in signals.value where !merge.output.isDisposed {
+            for signal in signals.value {
                 merge.add(signal)
             }
             merge.sourceCompleted()
@@ -112,6 +112,7 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
 
     /// Subscribes to `signal` now, or queues it when `limit` signals are running.
     func add(_ signal: Signal<Value, Failure>) {
+        if output.isDisposed { return }
         if limit == 0 {
             state.withLock { $0.running += 1 }
             subscribe(signal)
