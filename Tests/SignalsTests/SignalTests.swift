@@ -110,17 +110,11 @@ final class SignalTests: XCTestCase {
 
     func testSubscription_goesToABackgroundSchedulerWhenNoneIsCurrent() {
         let seen = Recorder<Bool>()
-        let done = DispatchSemaphore(value: 0)
-        let signal = Signal<Int, Never> { subscriber in
-            seen.record(Scheduler.current != nil && Thread.current.name != "subscriber")
+        subscribeFromAPlainThread(Signal<Int, Never> { subscriber in
+            seen.record(runsOnABackgroundScheduler)
             subscriber.sendCompleted()
             return nil
-        }
-        Thread {
-            Thread.current.name = "subscriber"
-            signal.subscribe(completed: { done.signal() })
-        }.start()
-        done.wait()
+        })
         XCTAssertEqual(seen.values, [true])
     }
 

@@ -39,29 +39,16 @@ final class ReturnTests: XCTestCase {
 
     func testDefer_withoutACurrentSchedulerRunsTheFactoryOnABackgroundScheduler() {
         let seen = Recorder<Bool>()
-        let done = DispatchSemaphore(value: 0)
-        let signal = Signal<Int, Never>.defer {
-            seen.record(Thread.current.name != "subscriber" && Scheduler.current != nil)
+        subscribeFromAPlainThread(Signal<Int, Never>.defer {
+            seen.record(runsOnABackgroundScheduler)
             return .return(1)
-        }
-        Thread {
-            Thread.current.name = "subscriber"
-            signal.subscribe(completed: { done.signal() })
-        }.start()
-        done.wait()
+        })
         XCTAssertEqual(seen.values, [true])
     }
 
     func testReturn_withoutACurrentSchedulerArrivesOnABackgroundScheduler() {
         let seen = Recorder<Bool>()
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            Thread.current.name = "subscriber"
-            Signal<Int, Never>.return(1).subscribe(next: { _ in
-                seen.record(Thread.current.name != "subscriber" && Scheduler.current != nil)
-            }, completed: { done.signal() })
-        }.start()
-        done.wait()
+        subscribeFromAPlainThread(Signal<Int, Never>.return(1), next: { _ in seen.record(runsOnABackgroundScheduler) })
         XCTAssertEqual(seen.values, [true])
     }
 
