@@ -1,8 +1,9 @@
 /// A disposable that disposes many others together.
 ///
 /// Children are kept as RAC keeps them: the first two in inline slots, the rest in a slot array
-/// with a free list. Each child remembers its slot, so ``remove(_:)`` is O(1) whatever the order,
-/// and ``add(_:)`` is O(1) amortized. Children are disposed outside the lock, so a child's action
+/// with a free list. A child remembers its slot in the first compound that stores it there, and
+/// other compounds keep a table of theirs, so ``remove(_:)`` is O(1) whatever the order and
+/// whatever other compounds hold the child; ``add(_:)`` is O(1) amortized. Children are disposed outside the lock, so a child's action
 /// may add to or remove from this compound, or dispose it, without deadlocking.
 ///
 /// ```swift
@@ -49,7 +50,7 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         let accepted = children.withLock { children in
             // `dispose()` marks before it locks, so an add it has not yet seen reads true here.
             if isDisposed { return false }
-            children.insert(disposable)
+            children.insert(disposable, owner: identity)
             return true
         }
         if !accepted { disposable.dispose() }
@@ -61,7 +62,7 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     public func remove(_ disposable: Disposable?) {
         guard let disposable else { return }
         // The removed child is released here, after the lock: its deinit may run user code.
-        let removed = children.withLock { $0.remove(disposable) }
+        let removed = children.withLock { $0.remove(disposable, owner: identity) }
         _ = removed
     }
 
@@ -74,34 +75,53 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
             defer { children = Children() }
             return children
         }
-        taken.disposeAll()
+        taken.disposeAll(owner: identity)
         runAction()
+    }
+
+    /// The compound's address: what a child's `slotOwner` holds when this compound claimed it.
+    private var identity: UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
     }
 }
 
 /// The children of a compound: two inline slots, then a slot array with a free list.
+///
+/// A child in the slot array records its slot itself when it is not recorded in another compound
+/// already (a claim on its `slotOwner`); otherwise the slot goes in `unclaimed`, by identity.
+/// A claim can outlive its compound, and a new compound can reuse the address, so a recorded slot
+/// is trusted only when it holds the child.
 private struct Children {
     var first: Disposable?
     var second: Disposable?
     var slots: [Disposable?] = []
     var freeSlots: [Int] = []
+    var unclaimed: [ObjectIdentifier: Int] = [:]
 
-    mutating func insert(_ disposable: Disposable) {
+    mutating func insert(_ disposable: Disposable, owner: UInt) {
         if first == nil {
             first = disposable
         } else if second == nil {
             second = disposable
-        } else if let slot = freeSlots.popLast() {
-            slots[slot] = disposable
-            disposable.compoundSlot.store(slot, ordering: .relaxed)
         } else {
-            disposable.compoundSlot.store(slots.count, ordering: .relaxed)
-            slots.append(disposable)
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+                slots[slot] = disposable
+            } else {
+                slot = slots.count
+                slots.append(disposable)
+            }
+            if disposable.slotOwner.compareExchange(expected: 0, desired: owner, ordering: .acquiringAndReleasing).exchanged {
+                disposable.slotIndex.store(slot, ordering: .relaxed)
+            } else {
+                unclaimed[ObjectIdentifier(disposable)] = slot
+            }
         }
     }
 
     /// Takes `disposable` out and returns it, or returns `nil` when it is not here.
-    mutating func remove(_ disposable: Disposable) -> Disposable? {
+    mutating func remove(_ disposable: Disposable, owner: UInt) -> Disposable? {
         if first === disposable {
             defer { first = nil }
             return first
@@ -110,20 +130,14 @@ private struct Children {
             defer { second = nil }
             return second
         }
-        // The remembered slot is a hint: a disposable added to two compounds remembers the last.
-        // One that never had a slot in any compound's array (-1) is not in this one's.
-        let hint = disposable.compoundSlot.load(ordering: .relaxed)
-        if hint < 0 { return nil }
-        let slot = slots.indices.contains(hint) && slots[hint] === disposable
-            ? hint
-            : slots.firstIndex { $0 === disposable }
-        guard let slot else { return nil }
+        guard let slot = slot(of: disposable, owner: owner) else { return nil }
         defer {
             slots[slot] = nil
             if freeSlots.count + 1 == slots.count {
                 // Empty again: start over so the arrays do not keep the high-water mark's indices.
                 slots.removeAll(keepingCapacity: true)
                 freeSlots.removeAll(keepingCapacity: true)
+                unclaimed.removeAll()
             } else {
                 freeSlots.append(slot)
             }
@@ -131,12 +145,28 @@ private struct Children {
         return slots[slot]
     }
 
-    /// Disposes the children in the order they were added, releasing each one as it goes.
-    mutating func disposeAll() {
+    /// The slot of `disposable` in the array, releasing the claim or the table entry that
+    /// recorded it.
+    private mutating func slot(of disposable: Disposable, owner: UInt) -> Int? {
+        if disposable.slotOwner.load(ordering: .acquiring) == owner {
+            let slot = disposable.slotIndex.load(ordering: .relaxed)
+            if slots.indices.contains(slot), slots[slot] === disposable {
+                disposable.slotOwner.store(0, ordering: .releasing)
+                return slot
+            }
+        }
+        return unclaimed.removeValue(forKey: ObjectIdentifier(disposable))
+    }
+
+    /// Disposes the children in the order they were added, releasing each one (and its claim) as
+    /// it goes.
+    mutating func disposeAll(owner: UInt) {
         first.take()?.dispose()
         second.take()?.dispose()
         for index in slots.indices {
-            slots[index].take()?.dispose()
+            guard let child = slots[index].take() else { continue }
+            _ = child.slotOwner.compareExchange(expected: owner, desired: 0, ordering: .acquiringAndReleasing)
+            child.dispose()
         }
     }
 }

@@ -15,13 +15,34 @@ import Synchronization
 /// Subclasses (``CompoundDisposable``, ``SerialDisposable``, ``ScopedDisposable``) override
 /// `dispose()` and call `super.dispose()`.
 ///
+/// ## The disposable of a subscription
+///
+/// The disposable a signal's `subscribe` returns keeps these promises, for every signal, operator
+/// and subject of the library:
+///
+/// - Once `dispose()` has returned, no callback of that subscription starts, on any thread, and
+///   no terminal event follows. `dispose()` called from a thread that is not itself delivering an
+///   event waits for a callback of the subscription that is running on another thread to return.
+///   Called from inside a callback, it never waits for another thread (so that two threads can
+///   never wait for each other): an event already on its way on another thread may finish its
+///   way, and nothing starts after it. From inside the subscription's own callback, it stops the
+///   rest of the event's way at once.
+/// - Everything the subscription captured (the sinks, the closures given to `subscribe`, queued
+///   inner signals) is released once nothing is running through it, whoever still holds the
+///   disposable or the subscriber the signal's block was handed.
+/// - Once the subscription has ended, by a terminal event or by disposal, `isDisposed` is `true`.
+///
 /// RAC 2.5: `RACDisposable`, `+disposableWithBlock:`.
 open class Disposable: @unchecked Sendable {
     // Written at init, then read and cleared only by the one caller that wins `disposed`.
     private var action: (@Sendable () -> Void)?
     @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Where a ``CompoundDisposable`` last stored this disposable, so `remove(_:)` is O(1).
-    package let compoundSlot = Atomic<Int>(-1)
+    /// The ``CompoundDisposable`` (by address) that keeps this disposable's slot in `slotIndex`,
+    /// or 0. The first compound to store it in its slot array claims it; the others look it up in
+    /// a table of their own, so `remove(_:)` is O(1) whatever else holds the disposable.
+    package let slotOwner = Atomic<UInt>(0)
+    /// The slot in `slotOwner`'s array; written and read only under that compound's lock.
+    package let slotIndex = Atomic<Int>(-1)
 
     /// A disposable with no action; `dispose()` only marks it disposed.
     public init() {

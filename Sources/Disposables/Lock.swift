@@ -48,6 +48,24 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     }
 }
 
+extension Lock {
+    /// Runs `body` with exclusive access to the value if the lock is free now; returns `nil`
+    /// without waiting when another thread holds it.
+    @inlinable @inline(__always)
+    package borrowing func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
+        let annotated: UnsafeMutableRawPointer? = ThreadSanitizer.isActive
+            ? withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+            : nil
+        return mutex.withLockIfAvailable { (value: inout sending Value) -> sending Result in
+            if let annotated { ThreadSanitizer.acquire(annotated) }
+            defer { if let annotated { ThreadSanitizer.release(annotated) } }
+            let storage = withUnsafeMutablePointer(to: &value) { $0 }
+            nonisolated(unsafe) let result = body(&storage.pointee)
+            return result
+        }
+    }
+}
+
 /// ThreadSanitizer's annotation functions, when the process runs under it.
 @usableFromInline
 package enum ThreadSanitizer {

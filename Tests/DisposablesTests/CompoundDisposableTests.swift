@@ -205,4 +205,61 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    func testRemove_isConstantTimeWhenChildrenAlsoBelongToAnotherCompound() {
+        // Each child is in two compounds: the first claims its slot, the second must still find
+        // it in O(1). Quadratic removal makes four times the children take sixteen times as long.
+        func removeAll(_ count: Int) -> Double {
+            let first = CompoundDisposable()
+            let second = CompoundDisposable()
+            let children = (0..<count).map { _ in Disposable() }
+            for child in children {
+                first.add(child)
+                second.add(child)
+            }
+            let seconds = secondsTaken {
+                for child in children { second.remove(child) }
+                for child in children { first.remove(child) }
+            }
+            second.dispose()
+            XCTAssertFalse(children.contains(where: \.isDisposed))
+            first.dispose()
+            XCTAssertTrue(children.allSatisfy(\.isDisposed))
+            return seconds
+        }
+        _ = removeAll(5_000)
+        let small = removeAll(20_000)
+        let large = removeAll(80_000)
+        XCTAssertLessThan(large / small, 9, "small: \(small) s, large: \(large) s")
+    }
+
+    func testRemove_childInManyCompoundsLeavesEachWithTheRest() {
+        let compounds = (0..<4).map { _ in CompoundDisposable() }
+        let shared = (0..<5).map { _ in Disposable() }
+        for compound in compounds {
+            for child in shared { compound.add(child) }
+        }
+        compounds[1].remove(shared[3])
+        compounds[0].remove(shared[3])
+        compounds[2].remove(shared[4])
+        compounds[0].dispose()
+        XCTAssertEqual(shared.map(\.isDisposed), [true, true, true, false, true])
+        compounds[1].remove(shared[4])
+        compounds[3].remove(shared[3])
+        for compound in compounds[1...] { compound.dispose() }
+        XCTAssertTrue(shared.allSatisfy(\.isDisposed))
+    }
+
+    func testRemove_sameChildAddedTwiceIsRemovedOnceEachTime() {
+        let compound = CompoundDisposable()
+        let filler = (0..<3).map { _ in Disposable() }
+        filler.forEach(compound.add)
+        let child = Disposable()
+        compound.add(child)
+        compound.add(child)
+        compound.remove(child)
+        compound.remove(child)
+        compound.dispose()
+        XCTAssertFalse(child.isDisposed)
+    }
 }
