@@ -39,6 +39,10 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
         super.init(name: name)
     }
 
+    /// The longest repeating interval Dispatch can count, in seconds: 2^63 nanoseconds, about 292
+    /// years. A longer one repeats never.
+    public static let longestInterval: TimeInterval = Double(Int64.max) / 1e9
+
     /// The scheduler of the main queue: ``Scheduler/main``.
     static let mainQueue = QueueScheduler(name: "ReactiveCocoaSwift.main", serialQueue: .main)
 
@@ -60,6 +64,9 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `action` on the serial queue at `date`, then every `interval` seconds, from a
     /// dispatch timer that stops when the returned disposable is disposed.
+    ///
+    /// An interval longer than Dispatch can count (``longestInterval``, about 292 years) runs
+    /// `action` once: its next run would come later than any timer can wait.
     @discardableResult
     public override func schedule(
         after date: Date,
@@ -86,7 +93,11 @@ private final class RepeatingTimer: @unchecked Sendable {
     }
 
     func start(at deadline: DispatchWallTime, every interval: TimeInterval, leeway: TimeInterval, _ handler: @escaping @Sendable () -> Void) {
-        source.schedule(wallDeadline: deadline, repeating: interval, leeway: .nanoseconds(Self.nanoseconds(leeway)))
+        // Dispatch traps on intervals it cannot count in 64-bit nanoseconds.
+        let repeating: DispatchTimeInterval = interval >= QueueScheduler.longestInterval
+            ? .never
+            : .nanoseconds(Self.nanoseconds(interval))
+        source.schedule(wallDeadline: deadline, repeating: repeating, leeway: .nanoseconds(Self.nanoseconds(leeway)))
         source.setEventHandler { [source] in
             // A firing already queued when `cancel()` was called must not run.
             if !source.isCancelled { handler() }

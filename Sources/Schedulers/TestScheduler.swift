@@ -42,9 +42,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         state.withLock { $0.now }
     }
 
-    /// Whether no block is waiting.
+    /// Whether no block is waiting; disposed blocks do not count.
     public var isEmpty: Bool {
-        state.withLock { $0.queue.isEmpty }
+        state.withLock { state in
+            state.dropDisposed()
+            return state.queue.isEmpty
+        }
     }
 
     /// Queues `action` to run at the present virtual time, after what is already due by then.
@@ -73,7 +76,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return enqueue(at: date, repeatingEvery: interval, action)
     }
 
-    /// Runs the next block due, moving the clock to its due time if that is later.
+    /// Runs the next block due, moving the clock to its due time if that is later. Disposed blocks
+    /// are skipped and do not move the clock.
     ///
     /// - Returns: `false` when nothing was waiting.
     ///
@@ -146,6 +150,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private func runNext(dueBy deadline: Date?) -> Bool {
         while true {
             let next = state.withLock { state -> Entry? in
+                // A disposed block neither runs nor moves the clock.
+                state.dropDisposed()
                 guard let first = state.queue.first, deadline.map({ first.due <= $0 }) ?? true else { return nil }
                 let entry = state.queue.removeFirst()
                 state.now = max(state.now, entry.due)
@@ -172,6 +178,13 @@ extension TestScheduler {
         var now: Date
         var queue = MinHeap<Entry>()
         var nextOrder: UInt64 = 0
+
+        /// Drops disposed blocks from the front of the queue, so that the first is one to run.
+        mutating func dropDisposed() {
+            while let first = queue.first, first.action.isDisposed {
+                _ = queue.removeFirst()
+            }
+        }
     }
 
     private struct Entry: Comparable {

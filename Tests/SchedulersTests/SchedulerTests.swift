@@ -134,6 +134,24 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(runs.value, 0)
     }
 
+    func testQueueScheduler_intervalsTooLongForDispatchRunOnceInsteadOfTrapping() {
+        let scheduler = QueueScheduler(name: "long-interval")
+        let runs = Counter()
+        let ran = DispatchSemaphore(value: 0)
+        let repeating = scheduler.schedule(after: Date(), repeatingEvery: 1e11) {
+            runs.increment()
+            ran.signal()
+        }
+        ran.wait()
+        let far = scheduler.schedule(after: .distantFuture, repeatingEvery: .greatestFiniteMagnitude) { runs.increment() }
+        let farOnce = scheduler.schedule(after: .distantFuture) { runs.increment() }
+        let later = DispatchSemaphore(value: 0)
+        scheduler.schedule(afterDelay: 0.02) { later.signal() }
+        later.wait()
+        XCTAssertEqual(runs.value, 1)
+        for disposable in [repeating, far, farOnce] { disposable?.dispose() }
+    }
+
     func testQueueScheduler_repeatingStopsWhenDisposed() {
         let scheduler = QueueScheduler(name: "repeating")
         let runs = Counter()

@@ -143,4 +143,21 @@ final class TestSchedulerTests: XCTestCase {
         XCTAssertEqual(runs.value, 1)
         XCTAssertEqual(scheduler.now.timeIntervalSinceReferenceDate, 10)
     }
+
+    func testDisposedBlocks_doNotCountAsWaitingNorMoveTheClock() {
+        let scheduler = TestScheduler()
+        scheduler.schedule(afterDelay: 5) {}?.dispose()
+        scheduler.schedule(afterDelay: 1) {}?.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
+        XCTAssertFalse(scheduler.step())
+        XCTAssertEqual(scheduler.now, TestScheduler.startDate)
+
+        let runs = Recorder<TimeInterval>()
+        scheduler.schedule(afterDelay: 3) {}?.dispose()
+        scheduler.schedule(afterDelay: 7) { runs.record(scheduler.now.timeIntervalSinceReferenceDate) }
+        XCTAssertFalse(scheduler.isEmpty)
+        XCTAssertTrue(scheduler.step())
+        XCTAssertEqual(runs.values, [7])
+        XCTAssertTrue(scheduler.isEmpty)
+    }
 }
