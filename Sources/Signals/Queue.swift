@@ -1,27 +1,62 @@
-/// A first-in-first-out queue with O(1) amortized `append` and `popFirst`.
+/// A first-in-first-out queue on a ring buffer: `append` and `popFirst` in O(1) amortized, with
+/// no shifting and no allocation while it stays within its capacity.
+///
+/// Once it empties, a queue that grew large (a burst of reentrant sends, say) gives its storage
+/// back.
 struct Queue<Element> {
-    private var elements: [Element?] = []
+    private var storage: [Element?] = []
+    /// The index of the first element in `storage`.
     private var head = 0
+    /// How many elements the queue holds.
+    private(set) var count = 0
 
-    var isEmpty: Bool { head == elements.count }
+    /// The capacity a queue keeps when it empties.
+    private static var retainedCapacity: Int { 1_024 }
+
+    var isEmpty: Bool {
+        @inline(__always) get { count == 0 }
+    }
 
     mutating func append(_ element: Element) {
-        elements.append(element)
+        if count == storage.count { grow() }
+        storage[(head + count) & (storage.count - 1)] = element
+        count += 1
     }
 
     mutating func popFirst() -> Element? {
-        guard head < elements.count else { return nil }
-        defer {
-            head += 1
-            // Reclaim the consumed prefix once it is at least half the storage.
-            if head == elements.count {
-                elements.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 32, head * 2 >= elements.count {
-                elements.removeFirst(head)
-                head = 0
-            }
+        guard count > 0 else { return nil }
+        let element = storage[head].take()
+        head = (head + 1) & (storage.count - 1)
+        count -= 1
+        if count == 0 {
+            head = 0
+            if storage.count > Self.retainedCapacity { storage = [] }
         }
-        return elements[head].take()
+        return element
+    }
+
+    mutating func removeAll() {
+        storage = []
+        head = 0
+        count = 0
+    }
+
+    /// Whether an element satisfies `predicate`, looking from the first.
+    func contains(where predicate: (Element) -> Bool) -> Bool {
+        for offset in 0..<count {
+            if let element = storage[(head + offset) & (storage.count - 1)], predicate(element) { return true }
+        }
+        return false
+    }
+
+    /// Doubles the capacity (a power of two, so an index wraps with a mask), keeping the order.
+    private mutating func grow() {
+        let capacity = Swift.max(8, storage.count * 2)
+        var grown = [Element?](repeating: nil, count: capacity)
+        for offset in 0..<count {
+            grown[offset] = storage[(head + offset) & (storage.count - 1)].take()
+        }
+        storage = grown
+        head = 0
     }
 }

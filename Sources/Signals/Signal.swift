@@ -22,6 +22,16 @@ import Schedulers
 /// Operators such as `map` and `filter` are direct: a value reaches the subscriber on the thread
 /// that sent it.
 ///
+/// Every subscription, whatever the signal and its operators, keeps these promises:
+///
+/// - Its callbacks are called one at a time, in order, `next* (error | completed)?`.
+/// - Once the disposable `subscribe` returned has been disposed, no callback starts and no
+///   terminal event follows (see ``Disposable`` for dispose() called from inside a callback),
+///   and everything the subscription captured, the closures given to `subscribe` included, is
+///   released, even while the disposable itself is kept.
+/// - Once the subscription has ended, by a terminal event or by disposal, that disposable reports
+///   `isDisposed`.
+///
 /// `Signal` is open so that subjects can subclass it.
 ///
 /// RAC 2.5: `RACSignal`, `RACDynamicSignal`.
@@ -36,24 +46,16 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `+createSignal:`.
     public init(_ didSubscribe: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposable?) {
-        producer = { receiver in
-            let subscriber = Subscriber(receiver)
-            receiver.attach(subscriber.disposable)
-            if Scheduler.current != nil {
-                subscriber.disposable.add(didSubscribe(subscriber))
-            } else {
-                subscriber.disposable.add(Scheduler.subscription.schedule {
-                    subscriber.disposable.add(didSubscribe(subscriber))
-                })
-            }
-            return subscriber.disposable
-        }
+        producer = { receiver in Subscriber.subscribe(receiver, didSubscribe) }
     }
 
     /// A signal whose subscriptions attach sinks directly, for the library's own operators.
     ///
-    /// `producer` must call the sink's `attach(_:)` with the disposable it returns before it sends
-    /// anything, and returns `nil` only when the subscription has already ended.
+    /// `producer` keeps the rules of ``Sink``: it attaches the sink to the disposable it returns
+    /// before it can send anything, sends through a ``DeliveryLock`` whenever events can come from
+    /// another thread or from more than one upstream subscription, cancels the sink when that
+    /// disposable is disposed before the end, and returns `nil` only when the subscription has
+    /// already ended. The disposable it returns reports `isDisposed` once the subscription ends.
     @_disfavoredOverload
     package init(producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?) {
         self.producer = producer

@@ -2,9 +2,16 @@ import Disposables
 
 /// The receiving end of one subscription inside the library: operators chain sinks.
 ///
-/// Sinks are called one event at a time, in order: the ``Subscriber`` at the head of a chain (or
-/// the operator that merges several inputs) serializes, and the sinks downstream trust that order,
-/// so a value's path is a few direct calls with no lock and no allocation.
+/// Sinks are called one event at a time, in order: every event enters a chain through a
+/// ``DeliveryLock`` (a ``Subscriber``, a pipe's input, the output of an operator that merges
+/// several inputs), and the sinks downstream trust that order, so a value's path is a few direct
+/// calls with no lock and no allocation. The rules of the chain:
+///
+/// - A producer calls ``attach(_:)`` with the subscription's disposable before it can send the
+///   sink anything (one that sends everything synchronously, before it returns, need not attach).
+/// - ``cancel()`` comes, like the events, from the thread that owns the chain's delivery lock, when
+///   the subscription is disposed before it ended: the chain lets go of what it holds and delivers
+///   nothing more, including the rest of an event under way further up the stack.
 ///
 /// A sink is also a ``Disposable``, so an operator can keep it in a compound disposable and dispose
 /// its subscription with it.
@@ -28,6 +35,11 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     /// that subscription early (as `take` does). Operators pass it on downstream.
     package func attach(_ upstream: Disposable) {}
 
+    /// The subscription feeding this sink was disposed before it ended: deliver nothing more, and
+    /// let go of the user's closures. One-input operators pass it on downstream; a sink that feeds
+    /// a merging operator's output does not (that output is cancelled with its own subscription).
+    package func cancel() {}
+
     /// Receives `event`.
     @inline(__always)
     package final func send(_ event: Event<Value, Failure>) {
@@ -50,6 +62,10 @@ package class OperatorSink<Value, Failure: Error, DownstreamValue, DownstreamFai
 
     package override func attach(_ upstream: Disposable) {
         downstream.attach(upstream)
+    }
+
+    package override func cancel() {
+        downstream.cancel()
     }
 }
 
@@ -105,7 +121,8 @@ package class UpstreamSink<Value, Failure: Error>: Sink<Value, Failure>, @unchec
 
 /// The end of a chain that calls closures: what `subscribe(next:error:completed:)` builds.
 ///
-/// A terminal event lets go of the closures, so nothing they captured outlives it, and marks the
+/// A terminal event or ``cancel()`` lets go of the closures, so nothing they captured outlives
+/// the subscription and nothing is called after it was disposed. A terminal event also marks the
 /// sink disposed: it stands for a subscription that ended while it was being made.
 @usableFromInline
 package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
@@ -145,11 +162,19 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         markEnded()
         completed?()
     }
+
+    package override func cancel() {
+        // A callback of this sink may be running further up the stack: it holds its own closure.
+        next = nil
+        error = nil
+        completed = nil
+    }
 }
 
-/// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber).
+/// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber); lets go of it when
+/// cancelled or after the terminal event.
 package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let target: any SubscriberProtocol<Value, Failure>
+    private var target: (any SubscriberProtocol<Value, Failure>)?
 
     package init(target: any SubscriberProtocol<Value, Failure>) {
         self.target = target
@@ -157,14 +182,18 @@ package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>,
     }
 
     package override func receive(_ value: Value) {
-        target.sendNext(value)
+        target?.sendNext(value)
     }
 
     package override func receive(error: Failure) {
-        target.sendError(error)
+        target.take()?.sendError(error)
     }
 
     package override func receiveCompleted() {
-        target.sendCompleted()
+        target.take()?.sendCompleted()
+    }
+
+    package override func cancel() {
+        target = nil
     }
 }

@@ -1,15 +1,24 @@
 import Disposables
-import Synchronization
+import Schedulers
 
 /// The subscriber a signal's create block sends to: it serializes events and enforces the grammar.
 ///
-/// - Its callbacks never overlap: a send from another thread waits until the current event has
-///   been delivered, so when `sendCompleted()` returns on one thread no value is delivered after
-///   it. A send from inside a callback on the same thread (a reentrant send) is queued and
-///   delivered, in order, right after the current event.
+/// - Its callbacks never overlap. A send from a thread that is not delivering anything waits until
+///   the event being delivered on another thread is done, so when `sendCompleted()` returns there,
+///   no value is delivered after it (RAC 2.5's finishing guarantee). A send from inside a callback
+///   on the same thread (a reentrant send) is queued and delivered, in order, right after the
+///   current event.
+/// - A send from inside a callback (of any subscription) to a subscriber that another thread is
+///   delivering to does not wait: it is queued and delivered, in order, once the sending thread
+///   has left its outermost delivery, before its outermost send returns. So subscribers that send
+///   to each other from two threads (two pipes forwarding into each other, a two-way binding)
+///   never deadlock; the price is that such a nested send may return before its event is
+///   delivered.
 /// - Nothing is delivered after a terminal event or after its subscription is disposed.
 /// - A terminal event first disposes ``disposable`` (the subscription's resources, such as the
 ///   disposable the create block returned), then reaches the receiver, as in RAC 2.5.
+/// - Once nothing can send to it any more (the subscriber is released), it lets go of the
+///   subscription's sinks and closures.
 ///
 /// ```swift
 /// let numbers = Signal<Int, Never> { subscriber in
@@ -28,16 +37,8 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     /// RAC 2.5: `RACSubscriber`'s `disposable`.
     public let disposable: CompoundDisposable
 
-    // The hot path touches only types that are not generic (the lock, the owner) or are this
-    // class's own parameters, so unspecialized code needs no metadata lookup per event.
-    private let lock = Lock(())
-    /// The thread delivering an event now, or 0.
-    private let owner = Atomic<UInt>(0)
-    /// Where events go; guarded by `lock`, cleared by the terminal event.
-    private var receiver: Sink<Value, Failure>?
-    /// Events sent reentrantly by the delivering thread; only that thread, holding `lock`, uses them.
-    private var pending: [Event<Value, Failure>] = []
-    private var hasPending = false
+    /// Where the events are serialized; the first child of `disposable`, which closes it.
+    package let gate: SubscriberGate<Value, Failure>
 
     /// A subscriber that calls the given closures; each is optional.
     ///
@@ -53,8 +54,14 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     }
 
     package init(_ receiver: Sink<Value, Failure>) {
+        gate = SubscriberGate(receiver)
         disposable = CompoundDisposable()
-        self.receiver = receiver
+        disposable.add(gate)
+    }
+
+    deinit {
+        // Nothing can send through this subscriber any more: the chain below it can go.
+        gate.releaseReceiver()
     }
 
     /// Whether the subscription has ended: terminated or disposed.
@@ -68,32 +75,21 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     ///
     /// RAC 2.5: `-sendNext:`.
     public func sendNext(_ value: Value) {
-        if disposable.isDisposed { return }
-        let thread = currentThreadIdentity()
-        if owner.load(ordering: .relaxed) == thread {
-            deferNext(value)
-            return
-        }
-        lock.withLock { _ in
-            owner.store(thread, ordering: .relaxed)
-            if let receiver, !disposable.isDisposed { receiver.receive(value) }
-            if hasPending { deliverPending() }
-            owner.store(0, ordering: .relaxed)
-        }
+        gate.sendNext(value)
     }
 
     /// Sends an error and ends the subscription, unless it has ended already.
     ///
     /// RAC 2.5: `-sendError:`.
     public func sendError(_ error: Failure) {
-        send(.error(error))
+        gate.sendTerminal(.error(error), disposing: disposable)
     }
 
     /// Sends completion and ends the subscription, unless it has ended already.
     ///
     /// RAC 2.5: `-sendCompleted`.
     public func sendCompleted() {
-        send(.completed)
+        gate.sendTerminal(.completed, disposing: disposable)
     }
 
     /// Ties `disposable` to this subscriber: it is disposed when the subscriber terminates or is
@@ -110,57 +106,174 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 
     /// Sends `event` through the serialization point.
     package func send(_ event: Event<Value, Failure>) {
-        if disposable.isDisposed { return }
-        let thread = currentThreadIdentity()
-        if owner.load(ordering: .relaxed) == thread {
-            defer_(event)
-            return
-        }
-        lock.withLock { _ in
-            owner.store(thread, ordering: .relaxed)
-            deliver(event)
-            if hasPending { deliverPending() }
-            owner.store(0, ordering: .relaxed)
+        switch event {
+        case let .next(value): gate.sendNext(value)
+        case .error, .completed: gate.sendTerminal(event, disposing: disposable)
         }
     }
 
-    /// `defer_(.next(value))`, out of line so the hot path of `sendNext` never builds an `Event`.
+    /// Subscribes `receiver` through a new subscriber, the way every created signal is subscribed:
+    /// `receiver` is attached to the subscriber's ``disposable`` first, then `work` runs with the
+    /// subscriber, at once when a scheduler is current, otherwise through
+    /// ``Scheduler/subscription`` (on a background scheduler).
+    ///
+    /// Whatever `work` returns joins the scheduled block's disposable in ``disposable``, side by
+    /// side, however the block and the scheduling interleave: disposing the subscription always
+    /// reaches both.
+    ///
+    /// - Returns: The subscription's disposable, ``disposable``.
+    package static func subscribe(
+        _ receiver: Sink<Value, Failure>,
+        _ work: @escaping @Sendable (Subscriber) -> Disposable?
+    ) -> Disposable {
+        let subscriber = Subscriber(receiver)
+        let subscription = subscriber.disposable
+        receiver.attach(subscription)
+        if Scheduler.current != nil {
+            subscription.add(work(subscriber))
+        } else {
+            subscription.add(Scheduler.subscription.schedule { subscription.add(work(subscriber)) })
+        }
+        return subscription
+    }
+}
+
+/// The serialization point of a ``Subscriber``: the receiver, the queue of reentrant events and
+/// the lock, kept apart from the subscriber so that its ``CompoundDisposable`` can hold it (and
+/// close it) without a cycle.
+///
+/// `receiver`, `pending` and `isEnded` are touched only by the lock's owner, one thread at a time,
+/// so they need no exclusivity checks at run time. The hot path touches nothing generic but this
+/// class's own parameters (`hasPending` stands for the queue), so unspecialized code needs no
+/// metadata lookup per event.
+package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
+    @exclusivity(unchecked) private var receiver: Sink<Value, Failure>?
+    /// Events sent reentrantly by the delivering thread, delivered after the current one.
+    @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
+    @exclusivity(unchecked) private var hasPending = false
+    /// What a pending terminal event disposes before it is delivered.
+    private var pendingSubscription: CompoundDisposable?
+    /// Whether a terminal event has been delivered.
+    @exclusivity(unchecked) private var isEnded = false
+
+    init(_ receiver: Sink<Value, Failure>) {
+        self.receiver = receiver
+        super.init()
+    }
+
+    func sendNext(_ value: Value) {
+        if isDisposed { return }
+        let context = DeliveryContext.current
+        switch perform(in: context, { deliverNext(value) }) {
+        case .performed: return
+        case .ownedByThisThread: enqueueNext(value)
+        case .busyElsewhere: deferNext(value, in: context)
+        }
+    }
+
+    // Out of line, so that the hot path of `sendNext` never builds an `Event` (whose metadata an
+    // unspecialized caller would look up on every value) nor a closure.
+
     @inline(never)
-    private func deferNext(_ value: Value) {
-        defer_(.next(value))
+    private func enqueueNext(_ value: Value) {
+        enqueue(.next(value), nil)
     }
 
-    /// Queues a reentrant event for the delivering thread (this one) to deliver next.
-    private func defer_(_ event: Event<Value, Failure>) {
+    @inline(never)
+    private func deferNext(_ value: Value, in context: DeliveryContext) {
+        context.defer_(for: self) { [self] in sendNext(value) }
+    }
+
+    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+        if isDisposed { return }
+        let context = DeliveryContext.current
+        switch perform(in: context, { deliverTerminal(event, disposing: subscription); drainPending() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(event, subscription)
+        case .busyElsewhere: context.defer_(for: self) { [self] in sendTerminal(event, disposing: subscription) }
+        }
+    }
+
+    /// Drops the receiver: nothing will send through this gate any more.
+    func releaseReceiver() {
+        // A closed gate has let go of its receiver, or its closer is about to.
+        if isDisposed { return }
+        quiesce { [self] in
+            let released = receiver.take()
+            _ = released
+        }
+    }
+
+    /// Closes the gate: nothing is delivered after this; a delivery under way on another thread is
+    /// waited for (see ``DeliveryLock/quiesce(_:)``), then the chain below is cancelled and let go.
+    package override func dispose() {
+        guard markDisposed() else { return }
+        quiesce { [self] in cancelReceiver() }
+    }
+
+    package override func didQuiesce() {
+        drainPending()
+    }
+
+    // The rest runs as the lock's owner.
+
+    private func deliverNext(_ value: Value) {
+        if let receiver, !isDisposed {
+            receiver.receive(value)
+        }
+        drainPending()
+    }
+
+    private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+        guard !isEnded, !isDisposed, let receiver = receiver.take() else { return }
+        isEnded = true
+        // As in RAC 2.5: the subscription's resources go first, then the event.
+        subscription.dispose()
+        receiver.send(event)
+    }
+
+    @inline(__always)
+    private func drainPending() {
+        if hasPending { deliverPending() }
+        if isDisposed { cancelReceiver() }
+    }
+
+    @inline(never)
+    private func deliverPending() {
+        while let event = pending.popFirst() {
+            hasPending = !pending.isEmpty
+            if isDisposed || isEnded { break }
+            switch event {
+            case let .next(value):
+                receiver?.receive(value)
+            case .error, .completed:
+                if let subscription = pendingSubscription.take() {
+                    deliverTerminal(event, disposing: subscription)
+                }
+            }
+        }
+        if isDisposed || isEnded {
+            pending.removeAll()
+            hasPending = false
+            pendingSubscription = nil
+        }
+    }
+
+    @inline(never)
+    private func enqueue(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable?) {
+        if let subscription {
+            // Only the first terminal event counts; the rest are dropped on delivery anyway.
+            if pendingSubscription != nil { return }
+            pendingSubscription = subscription
+        }
         pending.append(event)
         hasPending = true
     }
 
-    private func deliverPending() {
-        while hasPending {
-            let event = pending.removeFirst()
-            hasPending = !pending.isEmpty
-            deliver(event)
-        }
-    }
-
-    private func deliver(_ event: Event<Value, Failure>) {
-        guard let receiver, !disposable.isDisposed else {
-            pending.removeAll()
-            hasPending = false
-            return
-        }
-        switch event {
-        case let .next(value):
-            receiver.receive(value)
-        case let .error(error):
-            self.receiver = nil
-            disposable.dispose()
-            receiver.receive(error: error)
-        case .completed:
-            self.receiver = nil
-            disposable.dispose()
-            receiver.receiveCompleted()
+    /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
+    private func cancelReceiver() {
+        if let receiver = receiver.take(), !isEnded {
+            receiver.cancel()
         }
     }
 }

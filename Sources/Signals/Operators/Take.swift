@@ -55,6 +55,11 @@ private class EndingSink<Value, Failure: Error>: PassthroughSink<Value, Value, F
     package override func receiveCompleted() {
         if !isDone { super.receiveCompleted() }
     }
+
+    package override func cancel() {
+        // Disposing the source was this sink's own doing: the completion it sends comes next.
+        if !isDone { super.cancel() }
+    }
 }
 
 private final class TakeSink<Value, Failure: Error>: EndingSink<Value, Failure>, @unchecked Sendable {

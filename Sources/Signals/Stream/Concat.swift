@@ -32,35 +32,80 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
         case pair(Signal<Value, Failure>, Signal<Value, Failure>)
     }
 
-    let parts: Parts
+    /// Emptied by `deinit`, which takes nested concats apart one level at a time.
+    private var parts: Parts
 
     init(_ parts: Parts) {
         self.parts = parts
         super.init()
     }
 
+    /// Releases a chain of `concat(_:)` pairs in a loop: each nested pair that only this one holds
+    /// is emptied before it goes, so no deinit nests another. (A list's elements are released with
+    /// the list; a nested chain among them takes itself apart the same way.)
+    deinit {
+        var releasing = takePair()
+        while var signal = releasing.popLast() {
+            guard isKnownUniquelyReferenced(&signal), let concat = signal as? ConcatSignal else { continue }
+            releasing.append(contentsOf: concat.takePair())
+        }
+    }
+
+    /// The two signals of a pair, moved out (so that nothing else holds them here); none for a list.
+    private func takePair() -> [Signal<Value, Failure>] {
+        guard case .pair = parts else { return [] }
+        let pair = parts.signals
+        parts = .list([])
+        return pair
+    }
+
     package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
-        let runner = ConcatRunner(signals: flattened(), downstream: sink)
-        sink.attach(runner)
-        runner.advance()
-        return runner
+        // The signals run one after another, each on its own thread perhaps: their events meet
+        // at one subscriber, which serializes them and is what disposal closes.
+        let output = Subscriber(sink)
+        sink.attach(output.disposable)
+        ConcatRunner(signals: flattened(), output: output).advance()
+        return output.disposable
     }
 
     /// The signals of this concat and of the concats nested in it, in order, without recursion.
+    ///
+    /// It works on the signals as plain objects and tells a nested concat by its exact type, so
+    /// unspecialized code costs no generic lookup per signal; a list with no nested concat is
+    /// returned as it is.
     private func flattened() -> [Signal<Value, Failure>] {
-        var result: [Signal<Value, Failure>] = []
-        var stack: [Signal<Value, Failure>] = [self]
-        while let signal = stack.popLast() {
-            guard let concat = signal as? ConcatSignal else {
-                result.append(signal)
+        let concatType = ObjectIdentifier(type(of: self))
+        func isConcat(_ object: AnyObject) -> Bool { ObjectIdentifier(type(of: object)) == concatType }
+        let signals = parts.signals
+        let objects = unsafeBitCast(signals, to: [AnyObject].self)
+        guard objects.contains(where: isConcat) else { return signals }
+        var result: [AnyObject] = []
+        var stack: [(objects: [AnyObject], next: Int)] = [(objects, 0)]
+        while let top = stack.indices.last {
+            let (objects, next) = stack[top]
+            guard next < objects.count else {
+                stack.removeLast()
                 continue
             }
-            switch concat.parts {
-            case let .list(signals): stack.append(contentsOf: signals.reversed())
-            case let .pair(first, second): stack.append(contentsOf: [second, first])
+            stack[top].next = next + 1
+            let object = objects[next]
+            if isConcat(object) {
+                let nested = unsafeDowncast(object, to: ConcatSignal.self).parts.signals
+                stack.append((unsafeBitCast(nested, to: [AnyObject].self), 0))
+            } else {
+                result.append(object)
             }
         }
-        return result
+        return unsafeBitCast(result, to: [Signal<Value, Failure>].self)
+    }
+}
+
+extension ConcatSignal.Parts {
+    var signals: [Signal<Value, Failure>] {
+        switch self {
+        case let .list(signals): signals
+        case let .pair(first, second): [first, second]
+        }
     }
 }
 
@@ -69,34 +114,36 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
 /// `advance()` asks for the next signal. The call that finds nobody looping becomes the loop and
 /// subscribes to signals until no request is left; a signal that completes while it is being
 /// subscribed only adds a request, so a million synchronous signals take a million turns of one
-/// loop, not a million nested calls. Signals run one at a time, so events never overlap and need
-/// no lock on their way downstream.
+/// loop, not a million nested calls. The signals' events go to `output`.
+///
+/// The output's disposable holds the current signal's subscription, not the runner: the runner
+/// lives as long as a signal it subscribed to can still send to it.
 private final class ConcatRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let downstream: Sink<Value, Failure>
-    private let signals: [Signal<Value, Failure>]
+    private let output: Subscriber<Value, Failure>
+    /// The signals as plain objects: reading one from an array of a generic class type would cost
+    /// unspecialized code a metadata lookup per signal.
+    private let signals: [AnyObject]
     // Touched only by the loop, which the request count makes exclusive.
     private var index = 0
     private let requests = Atomic<Int>(0)
     private let current = SerialDisposable()
 
-    init(signals: [Signal<Value, Failure>], downstream: Sink<Value, Failure>) {
-        self.signals = signals
-        self.downstream = downstream
+    init(signals: [Signal<Value, Failure>], output: Subscriber<Value, Failure>) {
+        self.signals = unsafeBitCast(signals, to: [AnyObject].self)
+        self.output = output
         super.init()
+        output.disposable.add(current)
     }
 
     func advance() {
         if requests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
         repeat {
-            if isDisposed { return }
+            if output.isDisposed { return }
             guard index < signals.count else {
-                if markDisposed() {
-                    current.dispose()
-                    downstream.receiveCompleted()
-                }
+                output.sendCompleted()
                 return
             }
-            let signal = signals[index]
+            let signal = unsafeBitCast(signals[index], to: Signal<Value, Failure>.self)
             index += 1
             _ = signal.observe(self)
         } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
@@ -107,21 +154,14 @@ private final class ConcatRunner<Value, Failure: Error>: Sink<Value, Failure>, @
     }
 
     package override func receive(_ value: Value) {
-        downstream.receive(value)
+        output.sendNext(value)
     }
 
     package override func receive(error: Failure) {
-        guard markDisposed() else { return }
-        current.dispose()
-        downstream.receive(error: error)
+        output.sendError(error)
     }
 
     package override func receiveCompleted() {
         advance()
-    }
-
-    package override func dispose() {
-        guard markDisposed() else { return }
-        current.dispose()
     }
 }

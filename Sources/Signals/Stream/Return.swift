@@ -50,12 +50,9 @@ extension Signal {
     public static func `defer`(_ makeSignal: @escaping @Sendable () -> Signal) -> Signal {
         Signal(producer: { sink in
             guard Scheduler.current == nil else { return makeSignal().observe(sink) }
-            let subscription = SerialDisposable()
-            sink.attach(subscription)
-            subscription.disposable = Scheduler.subscription.schedule {
-                subscription.disposable = makeSignal().observe(sink)
+            return Subscriber.subscribe(sink) { subscriber in
+                makeSignal().observe(ForwardingSink(target: subscriber))
             }
-            return subscription
         })
     }
 }
@@ -74,16 +71,21 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
 
     package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard Scheduler.current != nil else {
-            let subscription = SerialDisposable()
-            sink.attach(subscription)
-            subscription.disposable = Scheduler.subscription.schedule { self.send(to: sink) }
-            return subscription
+            // Later, on a background scheduler: through a subscriber, like any created signal.
+            return Subscriber.subscribe(sink) { subscriber in
+                self.send(to: subscriber)
+                return nil
+            }
         }
         send(to: sink)
         return nil
     }
 
+    /// Sends the content to `sink`, synchronously, before the subscription returns.
     package func send(to sink: Sink<Value, Failure>) {}
+
+    /// Sends the content through `subscriber`, for a subscription made later.
+    package func send(to subscriber: Subscriber<Value, Failure>) {}
 }
 
 @usableFromInline
@@ -100,6 +102,11 @@ package final class ReturnSignal<Value, Failure: Error>: ConstantSignal<Value, F
         sink.receive(value)
         sink.receiveCompleted()
     }
+
+    package override func send(to subscriber: Subscriber<Value, Failure>) {
+        subscriber.sendNext(value)
+        subscriber.sendCompleted()
+    }
 }
 
 @usableFromInline
@@ -111,6 +118,10 @@ package final class EmptySignal<Value, Failure: Error>: ConstantSignal<Value, Fa
 
     package override func send(to sink: Sink<Value, Failure>) {
         sink.receiveCompleted()
+    }
+
+    package override func send(to subscriber: Subscriber<Value, Failure>) {
+        subscriber.sendCompleted()
     }
 }
 
@@ -126,5 +137,9 @@ package final class ErrorSignal<Value, Failure: Error>: ConstantSignal<Value, Fa
 
     package override func send(to sink: Sink<Value, Failure>) {
         sink.receive(error: error)
+    }
+
+    package override func send(to subscriber: Subscriber<Value, Failure>) {
+        subscriber.sendError(error)
     }
 }

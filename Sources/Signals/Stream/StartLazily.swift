@@ -114,12 +114,12 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
 }
 
 /// One subscriber of a replay: events are queued in order under the replay's lock and delivered
-/// outside it, by one thread at a time.
-private final class ReplayObserver<Value, Failure: Error>: Disposable, @unchecked Sendable {
-    private let sink: Sink<Value, Failure>
+/// outside it, through the observer's own delivery lock, one thread at a time.
+private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
+    /// Touched only by the owner of this delivery lock.
+    private var sink: Sink<Value, Failure>?
     private weak var replay: Replay<Value, Failure>?
     private let outbox = Lock(Queue<Event<Value, Failure>>())
-    private let flushRequests = Atomic<Int>(0)
     private let scheduledWork = Lock<Disposable?>(nil)
     /// Where the observer sits among the replay's; read and written under the replay's lock only.
     var token: Bag<ReplayObserver<Value, Failure>>.Token?
@@ -147,13 +147,30 @@ private final class ReplayObserver<Value, Failure: Error>: Disposable, @unchecke
         outbox.withLock { $0.append(event) }
     }
 
+    /// Delivers what is queued. A thread already delivering to this observer leaves it to its
+    /// loop; a busy one elsewhere is waited for, or, from inside another delivery, put off.
     func flush() {
-        if flushRequests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
-        repeat {
-            while let event = outbox.withLock({ $0.popFirst() }) {
-                if !isDisposed { sink.send(event) }
+        let context = DeliveryContext.current
+        switch perform(in: context, { deliverQueued() }) {
+        case .performed, .ownedByThisThread: return
+        case .busyElsewhere: context.defer_(for: self) { [self] in flush() }
+        }
+    }
+
+    private func deliverQueued() {
+        while !isDisposed, let event = outbox.withLock({ $0.popFirst() }) {
+            guard let sink else { continue }
+            if event.isFinished {
+                self.sink = nil
+                markEnded()
             }
-        } while flushRequests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
+            sink.send(event)
+        }
+        if isDisposed { cancelSink() }
+    }
+
+    private func cancelSink() {
+        sink.take()?.cancel()
     }
 
     override func dispose() {
@@ -163,5 +180,11 @@ private final class ReplayObserver<Value, Failure: Error>: Disposable, @unchecke
             return slot
         }?.dispose()
         replay?.remove(self)
+        let dropped = outbox.withLock { outbox in
+            defer { outbox.removeAll() }
+            return outbox
+        }
+        _ = dropped
+        quiesce { [self] in cancelSink() }
     }
 }

@@ -95,4 +95,36 @@ final class OperatorContractTests: XCTestCase {
             _ = input
         }
     }
+
+    func testEveryOperator_subscriptionReportsDisposedOnceEnded() {
+        for (name, apply) in operators {
+            XCTAssertTrue(apply(TestSource([1]).signal, LifetimeToken()).subscribe().isDisposed, "\(name), completed")
+            let (pipe, input) = Signal<Int, TestError>.pipe()
+            let completed = apply(pipe, LifetimeToken()).subscribe()
+            input.sendNext(1)
+            input.sendCompleted()
+            XCTAssertTrue(completed.isDisposed, "\(name), completed later")
+            let (failing, failingInput) = Signal<Int, TestError>.pipe()
+            let failed = apply(failing, LifetimeToken()).subscribe()
+            failingInput.sendError(.first)
+            XCTAssertTrue(failed.isDisposed, "\(name), failed")
+        }
+    }
+
+    func testEveryOperator_disposingInsideACallbackStopsEverythingAfterIt() {
+        for (name, apply) in operators {
+            let (pipe, input) = Signal<Int, TestError>.pipe()
+            let recorder = Recorder<Event<Int, TestError>>()
+            let box = DisposableBox()
+            box.disposable = apply(pipe, LifetimeToken()).subscribe(next: { value in
+                recorder.record(.next(value))
+                box.disposable?.dispose()
+            }, error: { recorder.record(.error($0)) }, completed: { recorder.record(.completed) })
+            input.sendNext(1)
+            input.sendNext(2)
+            input.sendCompleted()
+            XCTAssertEqual(recorder.values, [.next(1)], name)
+            XCTAssertTrue(box.disposable?.isDisposed ?? false, name)
+        }
+    }
 }
