@@ -14,7 +14,7 @@ let json = arguments.contains("--json")
 let quick = arguments.contains("--quick")
 let filters = arguments.filter { !$0.hasPrefix("--") }
 
-let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios()
+let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios()
 let selected = scenarios.filter { scenario in
     filters.isEmpty || filters.contains { scenario.name.contains($0) }
 }

@@ -31,9 +31,16 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
     /// they store events and closures that are not `Sendable` in it.
     @inlinable @inline(__always)
     package borrowing func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        withLock(annotated: ThreadSanitizer.isActive, body)
+    }
+
+    /// `withLock(_:)` for a caller that looked up ``ThreadSanitizer/isActive`` once, beforehand:
+    /// on a hot path, that saves a lazy global's check per critical section.
+    @inlinable @inline(__always)
+    package borrowing func withLock<Result>(annotated isAnnotated: Bool, _ body: (inout Value) -> Result) -> Result {
         // Under ThreadSanitizer, the mutex's address names the lock. It is taken before locking,
         // with a read, so that no access to the value comes before the acquire annotation.
-        let annotated: UnsafeMutableRawPointer? = ThreadSanitizer.isActive
+        let annotated: UnsafeMutableRawPointer? = isAnnotated
             ? withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
             : nil
         return mutex.withLock { (value: inout sending Value) -> sending Result in
@@ -53,7 +60,13 @@ extension Lock {
     /// without waiting when another thread holds it.
     @inlinable @inline(__always)
     package borrowing func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
-        let annotated: UnsafeMutableRawPointer? = ThreadSanitizer.isActive
+        withLockIfAvailable(annotated: ThreadSanitizer.isActive, body)
+    }
+
+    /// `withLockIfAvailable(_:)` for a caller that looked up ``ThreadSanitizer/isActive`` once.
+    @inlinable @inline(__always)
+    package borrowing func withLockIfAvailable<Result>(annotated isAnnotated: Bool, _ body: (inout Value) -> Result) -> Result? {
+        let annotated: UnsafeMutableRawPointer? = isAnnotated
             ? withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
             : nil
         return mutex.withLockIfAvailable { (value: inout sending Value) -> sending Result in

@@ -23,6 +23,8 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
     private let mutex = Lock(())
     /// The ``DeliveryContext/id`` of the thread delivering now, or 0.
     private let owner = Atomic<UInt>(0)
+    /// Looked up once, so that an event costs no check of a lazy global.
+    private let isAnnotated = ThreadSanitizer.isActive
 
     /// What ``perform(in:_:)`` did.
     package enum Admission {
@@ -47,9 +49,9 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
         // Inside a delivery, work this thread put off for this lock goes first, so that its sends
         // keep their order. (Outside, that work is being done, in order, by `runDeferred`.)
         if context.hasDeferred, context.depth > 0, context.hasDeferred(for: self) { return .busyElsewhere }
-        if mutex.withLockIfAvailable({ _ in own(context, body) }) == nil {
+        if mutex.withLockIfAvailable(annotated: isAnnotated, { _ in own(context, body) }) == nil {
             if context.depth > 0 { return .busyElsewhere }
-            mutex.withLock { _ in own(context, body) }
+            mutex.withLock(annotated: isAnnotated) { _ in own(context, body) }
         }
         if context.depth == 0, context.hasDeferred { context.runDeferred() }
         return .performed

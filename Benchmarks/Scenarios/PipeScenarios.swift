@@ -1,0 +1,108 @@
+import Signals
+
+/// The hot paths that start at a pipe: one input out to many subscribers, and two inputs into one.
+func pipeScenarios() -> [Scenario] { [
+    Scenario(
+        name: "signal.pipe-fanout",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            let sink = Sink()
+            let (signal, input) = Signal<Int, Never>.pipe()
+            for _ in 0..<fanout { signal.subscribe(next: { sink.value &+= $0 }) }
+            let sends = max(1, count / fanout)
+            return {
+                for value in 0..<sends { input.sendNext(value) }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let subscribers: [(Int) -> Void] = (0..<fanout).map { _ in opaque { sink.value &+= $0 } }
+            let sends = max(1, count / fanout)
+            return {
+                for value in 0..<sends {
+                    for subscriber in subscribers { subscriber(value) }
+                }
+            }
+        }
+    ),
+    Scenario(
+        name: "signal.zip",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            let sink = Sink()
+            let (left, leftInput) = Signal<Int, Never>.pipe()
+            let (right, rightInput) = Signal<Int, Never>.pipe()
+            Signal.zip(left, right).subscribe(next: { pair in sink.value &+= pair.0 &+ pair.1 })
+            return {
+                for value in 0..<count {
+                    leftInput.sendNext(value)
+                    rightInput.sendNext(value)
+                }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let zip = BaselineZip(opaque { sink.value &+= $0 &+ $1 })
+            let sendLeft: (Int) -> Void = opaque { zip.left($0) }
+            let sendRight: (Int) -> Void = opaque { zip.right($0) }
+            return {
+                for value in 0..<count {
+                    sendLeft(value)
+                    sendRight(value)
+                }
+            }
+        }
+    ),
+] }
+
+/// How many subscribers `signal.pipe-fanout` has; its operations count deliveries.
+private let fanout = 100
+
+/// The baseline's zip: a FIFO buffer of `Int` per side (storage reused once drained), calling
+/// the sink per pair. Its state needs no exclusivity checks, as the library's hot state does not.
+private final class BaselineZip {
+    @exclusivity(unchecked) private var left = Buffer()
+    @exclusivity(unchecked) private var right = Buffer()
+    private let sink: (Int, Int) -> Void
+
+    init(_ sink: @escaping (Int, Int) -> Void) {
+        self.sink = sink
+    }
+
+    func left(_ value: Int) {
+        left.append(value)
+        emit()
+    }
+
+    func right(_ value: Int) {
+        right.append(value)
+        emit()
+    }
+
+    private func emit() {
+        while !left.isEmpty, !right.isEmpty {
+            sink(left.popFirst(), right.popFirst())
+        }
+    }
+
+    private struct Buffer {
+        private var storage: [Int] = []
+        private var head = 0
+        private var count = 0
+
+        var isEmpty: Bool { head == count }
+
+        mutating func append(_ value: Int) {
+            if count < storage.count { storage[count] = value } else { storage.append(value) }
+            count += 1
+        }
+
+        mutating func popFirst() -> Int {
+            defer {
+                head += 1
+                if head == count { head = 0; count = 0 }
+            }
+            return storage[head]
+        }
+    }
+}
