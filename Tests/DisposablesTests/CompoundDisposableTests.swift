@@ -208,8 +208,8 @@ struct SplitMix: RandomNumberGenerator {
 
     func testRemove_isConstantTimeWhenChildrenAlsoBelongToAnotherCompound() {
         // Each child is in two compounds: the first claims its slot, the second must still find
-        // it in O(1). Quadratic removal makes four times the children take sixteen times as long.
-        func removeAll(_ count: Int) -> Double {
+        // it in O(1).
+        let growth = timeGrowth(quadrupling: 20_000) { count in
             let first = CompoundDisposable()
             let second = CompoundDisposable()
             let children = (0..<count).map { _ in Disposable() }
@@ -227,10 +227,7 @@ struct SplitMix: RandomNumberGenerator {
             XCTAssertTrue(children.allSatisfy(\.isDisposed))
             return seconds
         }
-        _ = removeAll(5_000)
-        let small = removeAll(20_000)
-        let large = removeAll(80_000)
-        XCTAssertLessThan(large / small, 9, "small: \(small) s, large: \(large) s")
+        XCTAssertLessThan(growth.ratio, 9, growth.description)
     }
 
     func testRemove_childInManyCompoundsLeavesEachWithTheRest() {

@@ -113,6 +113,23 @@ final class ReadmeTests: XCTestCase {
         XCTAssertEqual(pair.withLock { $0 }, "a 1")
     }
 
+    func testSignalsDisposal() {
+        // README: Signals, disposal
+        let (taps, tap) = Signal<Int, Never>.pipe()
+        let log = Mutex<[String]>([])
+        let current = Mutex<Disposable?>(nil)
+        let firstTap = taps.take(1).subscribe(next: { value in
+            log.withLock { $0.append("tap \(value)") }
+            current.withLock { $0 }?.dispose()
+        }, completed: { log.withLock { $0.append("completed") } })
+        current.withLock { $0 = firstTap }
+        tap.sendNext(1)                  // log: ["tap 1"]; take(1)'s completion does not follow dispose()
+        // End of README
+
+        XCTAssertEqual(log.withLock { $0 }, ["tap 1"])
+        XCTAssertTrue(firstTap.isDisposed)
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -120,7 +137,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 4)
+        XCTAssertEqual(blocks.count, 5)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -249,19 +249,46 @@ final class GuaranteeTests: XCTestCase {
     // MARK: 8. No callback starts after dispose() returns.
 
     func testPipe_noCallbackAfterDisposeReturnsWhileSendsRace() {
+        let late = callbacksAfterDisposeReturned { signal in
+            let (pipe, input) = Signal<Int, Never>.pipe()
+            return (signal(pipe), input)
+        }
+        XCTAssertEqual(late, 0)
+    }
+
+    func testCreatedSignal_noCallbackAfterDisposeReturnsWhileSendsRace() {
+        let late = callbacksAfterDisposeReturned { signal in
+            let box = SubscriberBox<Int, Never>()
+            let subscription = signal(Signal { subscriber in
+                box.subscriber = subscriber
+                return nil
+            })
+            return (subscription, box.subscriber!)
+        }
+        XCTAssertEqual(late, 0)
+    }
+
+    /// Over 1,000 rounds, one thread sends 500 values while another disposes the subscription once
+    /// a delivery is under way; counts the callbacks that ran after `dispose()` returned.
+    ///
+    /// `subscribe` subscribes the signal given through a slow `map` (which widens the window in
+    /// which a delivery has started but the subscriber's callback has not) and returns the
+    /// subscription with the subscriber to send to.
+    private func callbacksAfterDisposeReturned(
+        _ subscribe: (_ prepare: (Signal<Int, Never>) -> Disposable) -> (Disposable, Subscriber<Int, Never>)
+    ) -> Int {
         let late = Counter()
         for _ in 0..<1_000 {
-            let (pipe, input) = Signal<Int, Never>.pipe()
             let disposed = Atomic<Bool>(false)
             let delivering = Atomic<Int>(0)
-            // The work on the way (here a slow map) widens the window in which a delivery has
-            // started but the subscriber's callback has not.
-            let subscription = pipe.map { value in
-                delivering.add(1, ordering: .releasing)
-                return busyWork(value)
-            }.subscribe(next: { _ in
-                if disposed.load(ordering: .acquiring) { late.increment() }
-            })
+            let (subscription, input) = subscribe { signal in
+                signal.map { value in
+                    delivering.add(1, ordering: .releasing)
+                    return busyWork(value)
+                }.subscribe(next: { _ in
+                    if disposed.load(ordering: .acquiring) { late.increment() }
+                })
+            }
             race(threads: 2) { index in
                 if index == 0 {
                     for value in 0..<500 { input.sendNext(value) }
@@ -272,42 +299,13 @@ final class GuaranteeTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(late.value, 0)
-    }
-
-    func testCreatedSignal_noCallbackAfterDisposeReturnsWhileSendsRace() {
-        let late = Counter()
-        for _ in 0..<1_000 {
-            let box = SubscriberBox<Int, Never>()
-            let disposed = Atomic<Bool>(false)
-            let delivering = Atomic<Int>(0)
-            let subscription = Signal<Int, Never> { subscriber in
-                box.subscriber = subscriber
-                return nil
-            }.map { value in
-                delivering.add(1, ordering: .releasing)
-                return busyWork(value)
-            }.subscribe(next: { _ in
-                if disposed.load(ordering: .acquiring) { late.increment() }
-            })
-            let subscriber = box.subscriber!
-            race(threads: 2) { index in
-                if index == 0 {
-                    for value in 0..<500 { subscriber.sendNext(value) }
-                } else {
-                    while delivering.load(ordering: .acquiring) == 0 { sched_yield() }
-                    subscription.dispose()
-                    disposed.store(true, ordering: .releasing)
-                }
-            }
-        }
-        XCTAssertEqual(late.value, 0)
+        return late.value
     }
 
     // MARK: 9. A reentrant burst costs time linear in its size.
 
     func testReentrantBurst_isLinear() {
-        func burst(_ count: Int) -> Double {
+        let growth = timeGrowth(quadrupling: 50_000) { count in
             let box = SubscriberBox<Int, Never>()
             let received = Counter()
             Signal<Int, Never> { subscriber in
@@ -323,11 +321,7 @@ final class GuaranteeTests: XCTestCase {
             XCTAssertEqual(received.value, count + 1)
             return seconds
         }
-        _ = burst(10_000)
-        let small = burst(50_000)
-        let large = burst(200_000)
-        // Linear: about 4 times as long. Quadratic: about 16.
-        XCTAssertLessThan(large / small, 9, "small: \(small) s, large: \(large) s")
+        XCTAssertLessThan(growth.ratio, 9, growth.description)
     }
 
     // MARK: 10. A subscription that has ended reports itself disposed.

@@ -21,3 +21,22 @@ public func secondsTaken(_ body: () -> Void) -> Double {
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
+
+/// How much longer some work takes on four times the items.
+public struct TimeGrowth: CustomStringConvertible {
+    /// Seconds on `size` items, then on four times as many.
+    public var small, large: Double
+    /// `large / small`: about 4 when the work is linear, about 16 when it is quadratic.
+    public var ratio: Double { large / small }
+
+    public var description: String {
+        "four times the items took \(ratio) times as long (\(small) s, then \(large) s)"
+    }
+}
+
+/// Times `work` on `size` items and on four times as many, after a warm-up on a quarter of
+/// `size`; `work` returns the seconds its part to measure took.
+public func timeGrowth(quadrupling size: Int, _ work: (Int) -> Double) -> TimeGrowth {
+    _ = work(max(1, size / 4))
+    return TimeGrowth(small: work(size), large: work(size * 4))
+}
