@@ -225,11 +225,12 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
-        guard !isEnded, !isDisposed, let receiver = receiver.take() else { return }
+        guard !isEnded, !isDisposed else { return }
         isEnded = true
+        let receiver = receiver.take()
         // As in RAC 2.5: the subscription's resources go first, then the event.
         subscription.dispose()
-        receiver.send(event)
+        receiver?.send(event)
     }
 
     @inline(__always)
