@@ -41,6 +41,8 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
 
     /// The longest repeating interval Dispatch can count, in seconds: 2^63 nanoseconds, about 292
     /// years. A longer one repeats never.
+    ///
+    /// RAC 2.5: none; `RACQueueScheduler` hands Dispatch any interval and traps on these.
     public static let longestInterval: TimeInterval = Double(Int64.max) / 1e9
 
     /// The scheduler of the main queue: ``Scheduler/main``.

@@ -73,7 +73,7 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
         guard Scheduler.current != nil else {
             // Later, on a background scheduler: through a subscriber, like any created signal.
             return Subscriber.subscribe(sink) { subscriber in
-                self.send(to: subscriber)
+                self.send(to: ForwardingSink(target: subscriber))
                 return nil
             }
         }
@@ -81,11 +81,9 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
         return nil
     }
 
-    /// Sends the content to `sink`, synchronously, before the subscription returns.
+    /// Sends the content to `sink`: the subscriber's own sink, synchronously, or a sink into the
+    /// subscriber of a subscription made later.
     package func send(to sink: Sink<Value, Failure>) {}
-
-    /// Sends the content through `subscriber`, for a subscription made later.
-    package func send(to subscriber: Subscriber<Value, Failure>) {}
 }
 
 @usableFromInline
@@ -102,11 +100,6 @@ package final class ReturnSignal<Value, Failure: Error>: ConstantSignal<Value, F
         sink.receive(value)
         sink.receiveCompleted()
     }
-
-    package override func send(to subscriber: Subscriber<Value, Failure>) {
-        subscriber.sendNext(value)
-        subscriber.sendCompleted()
-    }
 }
 
 @usableFromInline
@@ -118,10 +111,6 @@ package final class EmptySignal<Value, Failure: Error>: ConstantSignal<Value, Fa
 
     package override func send(to sink: Sink<Value, Failure>) {
         sink.receiveCompleted()
-    }
-
-    package override func send(to subscriber: Subscriber<Value, Failure>) {
-        subscriber.sendCompleted()
     }
 }
 
@@ -137,9 +126,5 @@ package final class ErrorSignal<Value, Failure: Error>: ConstantSignal<Value, Fa
 
     package override func send(to sink: Sink<Value, Failure>) {
         sink.receive(error: error)
-    }
-
-    package override func send(to subscriber: Subscriber<Value, Failure>) {
-        subscriber.sendError(error)
     }
 }
