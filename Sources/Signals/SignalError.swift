@@ -1,0 +1,16 @@
+/// The errors the library itself raises.
+///
+/// Operators that can fail on their own (`timeout(_:on:)`, `Signal.switch(_:cases:default:)`)
+/// send one of these when their `Failure` can hold it: `SignalError` itself or `any Error`.
+public enum SignalError: Error, Equatable, Sendable {
+    /// `timeout(_:on:)`'s deadline passed before the source ended.
+    ///
+    /// RAC 2.5: `RACSignalErrorTimedOut`.
+    case timedOut
+
+    /// `Signal.switch(_:cases:default:)` received a key that none of its cases matches and it has
+    /// no default; the payload describes the key.
+    ///
+    /// RAC 2.5: `RACSignalErrorNoMatchingCase`.
+    case noMatchingCase(String)
+}
