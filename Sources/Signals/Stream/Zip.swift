@@ -1,5 +1,4 @@
 import Disposables
-import Synchronization
 
 extension Signal {
     /// Pairs the n-th value of this signal with the n-th value of `other`.
@@ -24,18 +23,17 @@ extension Signal {
     /// RAC 2.5: `+zip:`.
     public static func zip<each V>(_ signals: repeat Signal<each V, Failure>) -> Signal<(repeat each V), Failure>
     where Value == (repeat each V) {
-        var erased: [Signal<Any, Failure>] = []
+        let offsets = TupleRowMaker<Value>.offsets(of: repeat (each V).self)
+        var inputs: [(ZipJunction<Value, Failure>, Int) -> Subscribe] = []
         for signal in repeat each signals {
-            erased.append(signal.map { $0 as Any })
+            inputs.append(ZipInput.make(signal))
         }
-        return Signal<[Any], Failure>.zip(erased).map { row in
-            var index = 0
-            func next<T>(_: T.Type) -> T {
-                defer { index += 1 }
-                return row[index] as! T
-            }
-            return (repeat next((each V).self))
-        }
+        let makers = UncheckedSendable(inputs)
+        return Signal(producer: { downstream in
+            let zip = ZipJunction(downstream, rows: TupleRowMaker<Value>())
+            zip.subscribe(makers.value.indices.map { makers.value[$0](zip, offsets[$0]) })
+            return zip.subscription
+        }).named("+zip:")
     }
 
     /// Combines the n-th values of all the signals into an array, in the order of the signals.
@@ -47,122 +45,78 @@ extension Signal {
     where Value == [V] {
         let signals = UncheckedSendable(Array(signals))
         return Signal(producer: { downstream in
-            let zip = ZipCore<V, Failure>(downstream, inputs: signals.value.count)
-            for (index, signal) in signals.value.enumerated() where !zip.output.isDisposed {
-                _ = signal.observe(ZipInput(zip, index: index))
-            }
-            if signals.value.isEmpty { zip.output.sendCompleted() }
-            return zip.output.disposable
+            let zip = ZipJunction(downstream, rows: ArrayRowMaker<V>())
+            zip.subscribe(signals.value.indices.map { index in
+                ZipInput.make(signals.value[index])(zip, ArrayRowMaker<V>.offset(ofLaneAt: index))
+            })
+            return zip.subscription
         }).named("+zip:")
     }
 }
 
-/// What a zip holds between values: a queue of unmatched values per input.
+/// The state of one subscription to a zip: a queue of unmatched values per input (its lane).
 ///
-/// A pure state machine: it returns the rows to send and whether to complete, and `ZipCore` does
-/// the sending after unlocking.
-struct ZipState<Element> {
-    private var buffers: [Queue<Element>]
-    private var completed: [Bool]
+/// A row goes out when every lane has a value; the zip completes once an input has completed and
+/// its lane is empty, checked after each row, as RAC 2.5 does.
+final class ZipJunction<Row, Failure: Error>: RowJunction<Row, Failure>, @unchecked Sendable {
+    /// How many lanes have no value waiting; a row can go out when none.
+    @exclusivity(unchecked) private var emptyLanes = 0
 
-    init(inputs: Int) {
-        buffers = Array(repeating: Queue(), count: inputs)
-        completed = Array(repeating: false, count: inputs)
+    override func didMakeLanes() {
+        emptyLanes = lanes.count
     }
 
-    /// Records `value` from input `index`; returns the row it completes, if any.
-    mutating func receive(_ value: Element, from index: Int) -> [Element]? {
-        buffers[index].append(value)
-        guard buffers.allSatisfy({ !$0.isEmpty }) else { return nil }
-        return buffers.indices.map { buffers[$0].popFirst()! }
-    }
-
-    /// Records that input `index` completed.
-    mutating func complete(_ index: Int) {
-        completed[index] = true
-    }
-
-    /// Whether some input has completed with no value left waiting: no row can come any more.
-    var isFinished: Bool {
-        buffers.indices.contains { completed[$0] && buffers[$0].isEmpty }
-    }
-}
-
-final class ZipCore<Element, Failure: Error>: @unchecked Sendable {
-    let output: Subscriber<[Element], Failure>
-    private let state: Lock<State>
-    /// Requests to send what is in the outbox; the caller that raises it from zero sends.
-    private let sendRequests = Atomic<Int>(0)
-
-    private struct State {
-        var zip: ZipState<Element>
-        var outbox = Queue<[Element]>()
+    /// `lane` received a value, appended already.
+    func didAppend(to lane: Lane) {
+        if lane.count == 1 { emptyLanes -= 1 }
+        guard emptyLanes == 0 else { return }
+        let row = makeRow()
         var isFinished = false
-    }
-
-    init(_ downstream: Sink<[Element], Failure>, inputs: Int) {
-        output = Subscriber(downstream)
-        state = Lock(State(zip: ZipState(inputs: inputs)))
-        downstream.attach(output.disposable)
-    }
-
-    func receive(_ value: Element, from index: Int) {
-        state.withLock { state in
-            if let row = state.zip.receive(value, from: index) { state.outbox.append(row) }
-            if state.zip.isFinished { state.isFinished = true }
+        for lane in lanes where lane.count == 0 {
+            emptyLanes += 1
+            if lane.isCompleted { isFinished = true }
         }
-        flush()
+        emit(row)
+        if isFinished { complete() }
     }
 
-    func complete(_ index: Int) {
-        state.withLock { state in
-            state.zip.complete(index)
-            if state.zip.isFinished { state.isFinished = true }
-        }
-        flush()
-    }
-
-    /// Sends the rows in the order they were made, then completion if it is due; one thread at a
-    /// time does it, so rows made on different threads never overtake each other.
-    private func flush() {
-        if sendRequests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
-        repeat {
-            while true {
-                let (row, finish) = state.withLock { state in
-                    (state.outbox.popFirst(), state.outbox.isEmpty && state.isFinished)
-                }
-                if let row { output.sendNext(row) }
-                if finish { output.sendCompleted() }
-                if row == nil { break }
-            }
-        } while sendRequests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
+    /// `lane`'s input completed.
+    func didComplete(_ lane: Lane) {
+        lane.isCompleted = true
+        if lane.count == 0 { complete() }
     }
 }
 
 /// The sink of one input of a zip.
-private final class ZipInput<Element, Failure: Error>: Sink<Element, Failure>, @unchecked Sendable {
-    private let zip: ZipCore<Element, Failure>
-    private let index: Int
+private final class ZipInput<Value, Row, Failure: Error>: JunctionInput<Value, Failure>, @unchecked Sendable {
+    private let zip: ZipJunction<Row, Failure>
+    private let lane: QueueLane<Value>
 
-    init(_ zip: ZipCore<Element, Failure>, index: Int) {
+    init(_ zip: ZipJunction<Row, Failure>, lane: QueueLane<Value>) {
         self.zip = zip
-        self.index = index
-        super.init()
+        self.lane = lane
+        super.init(zip)
     }
 
-    package override func attach(_ upstream: Disposable) {
-        zip.output.disposable.add(upstream)
+    /// What subscribes `signal` as an input of a zip, at a given offset in its rows.
+    static func make(_ signal: Signal<Value, Failure>) -> (ZipJunction<Row, Failure>, Int) -> Subscribe {
+        { zip, offset in
+            let lane = QueueLane<Value>(offset: offset)
+            let input = ZipInput(zip, lane: lane)
+            return (lane, { _ = signal.observe(input) })
+        }
     }
 
-    package override func receive(_ value: Element) {
-        zip.receive(value, from: index)
+    override func process(_ value: Value) {
+        lane.append(value)
+        zip.didAppend(to: lane)
     }
 
-    package override func receive(error: Failure) {
-        zip.output.sendError(error)
+    override func process(error: Failure) {
+        zip.fail(error)
     }
 
-    package override func receiveCompleted() {
-        zip.complete(index)
+    override func processCompleted() {
+        zip.didComplete(lane)
     }
 }

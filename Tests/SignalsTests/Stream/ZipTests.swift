@@ -84,15 +84,47 @@ final class ZipTests: XCTestCase {
     }
 }
 
-final class ZipStateTests: XCTestCase {
-    func testState_rowsAndFinish() {
-        var state = ZipState<Int>(inputs: 2)
-        XCTAssertNil(state.receive(1, from: 0))
-        XCTAssertNil(state.receive(2, from: 0))
-        XCTAssertEqual(state.receive(10, from: 1), [1, 10])
-        state.complete(0)
-        XCTAssertFalse(state.isFinished)
-        XCTAssertEqual(state.receive(20, from: 1), [2, 20])
-        XCTAssertTrue(state.isFinished)
+final class RowTests: XCTestCase {
+    func testTupleOffsets_matchTheTupleLayout() {
+        XCTAssertEqual(TupleRowMaker<(Int8, Int, Bool, String)>.offsets(of: Int8.self, Int.self, Bool.self, String.self), [0, 8, 16, 24])
+        XCTAssertEqual(TupleRowMaker<Int>.offsets(of: Int.self), [0])
+    }
+
+    func testQueueLane_keepsOrderAcrossGrowthAndWraps() {
+        let lane = QueueLane<String>(offset: 0)
+        var expected: [String] = []
+        var taken: [String] = []
+        for round in 0..<50 {
+            for index in 0..<(round % 7 + 1) {
+                lane.append("\(round).\(index)")
+                expected.append("\(round).\(index)")
+            }
+            for _ in 0..<(round % 3 + 1) where lane.count > 0 {
+                taken.append(takeFirst(lane))
+            }
+        }
+        while lane.count > 0 { taken.append(takeFirst(lane)) }
+        XCTAssertEqual(taken, expected)
+    }
+
+    func testLanes_releaseTheirValues() {
+        weak var weakToken: LifetimeToken?
+        do {
+            let queue = QueueLane<LifetimeToken>(offset: 0)
+            let latest = LatestLane<LifetimeToken>(offset: 0)
+            let token = LifetimeToken()
+            weakToken = token
+            queue.append(token)
+            latest.store(token)
+            latest.store(LifetimeToken())
+            queue.removeAll()
+            XCTAssertEqual(queue.count, 0)
+        }
+        XCTAssertNil(weakToken)
+    }
+
+    private func takeFirst(_ lane: QueueLane<String>) -> String {
+        let row = TupleRowMaker<String>()
+        return row.make(from: [lane])
     }
 }

@@ -1,0 +1,196 @@
+import Disposables
+
+/// Where the inputs of a many-to-one operator meet (`zip`, `combineLatest`, `sample`,
+/// `take(until:)`): one delivery lock for the operator's state and its output.
+///
+/// Each input's events are handled by the thread that owns the lock, which updates the
+/// operator's state and calls the sink downstream directly, so an event costs one lock, whatever
+/// the number of inputs, and the state needs no lock of its own. The rules of ``DeliveryLock``
+/// hold: an input event sent from inside the delivery it causes (a subscriber sending into one of
+/// the inputs) is queued and handled right after the current one, in order; one from a thread
+/// inside another delivery is put off with ``DeliveryContext``.
+///
+/// ``subscription`` is the disposable of the operator's subscription: the junction is its first
+/// child (disposing closes the lock, waits for a delivery under way, then cancels the chain
+/// below), and the inputs' subscriptions join it as they attach. A terminal event disposes it,
+/// then goes downstream, as in RAC 2.5.
+package class JunctionCore: DeliveryLock, @unchecked Sendable {
+    /// The operator's subscription: this junction, then every input's subscription.
+    package let subscription = CompoundDisposable()
+    /// Whether a terminal event has been sent downstream.
+    @exclusivity(unchecked) package final var isEnded = false
+    /// Input events that arrived while this thread was handling another, handled after it.
+    @exclusivity(unchecked) private var pending = Queue<() -> Void>()
+    @exclusivity(unchecked) private var hasPending = false
+
+    override init() {
+        super.init()
+        subscription.add(self)
+    }
+
+    /// Whether the operator's subscription has ended or is being disposed: events are dropped.
+    @inline(__always)
+    package final var isClosed: Bool { isDisposed || isEnded }
+
+    /// Queues `work`, an input event that arrived while this thread owns the lock.
+    final func enqueue(_ work: @escaping () -> Void) {
+        pending.append(work)
+        hasPending = true
+    }
+
+    /// Handles what was queued meanwhile and, once disposed, lets go of the chain below: called as
+    /// the owner after each input event.
+    @inline(__always)
+    final func drain() {
+        if hasPending { runPending() }
+        if isDisposed { cancelReceiver() }
+    }
+
+    @inline(never)
+    private func runPending() {
+        while let work = pending.popFirst() {
+            hasPending = !pending.isEmpty
+            if isClosed { break }
+            work()
+        }
+        if isClosed {
+            pending.removeAll()
+            hasPending = false
+        }
+    }
+
+    /// Runs `work` as the owner, as an input event would: now, after the event this thread is
+    /// handling, or once this thread has left its deliveries. For the rare events that do not come
+    /// from an input (the end of an operator with no inputs).
+    final func run(_ work: @escaping () -> Void) {
+        let context = DeliveryContext.current
+        switch perform(in: context, { if !isClosed { work() }; drain() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(work)
+        case .busyElsewhere: context.defer_(for: self) { [self] in run(work) }
+        }
+    }
+
+    /// Closes the junction: nothing goes downstream after this; a delivery under way on another
+    /// thread is waited for, then the chain below is cancelled and let go.
+    package override final func dispose() {
+        guard markDisposed() else { return }
+        quiesce { [self] in cancelReceiver() }
+    }
+
+    package override final func didQuiesce() {
+        drain()
+    }
+
+    /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
+    func cancelReceiver() {}
+}
+
+/// A ``JunctionCore`` with its output: the sink downstream, called only by the owner.
+package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendable {
+    @exclusivity(unchecked) private var receiver: Sink<Output, Failure>?
+
+    /// A junction sending to `downstream`, which it attaches to ``JunctionCore/subscription``.
+    init(_ downstream: Sink<Output, Failure>) {
+        receiver = downstream
+        super.init()
+        downstream.attach(subscription)
+    }
+
+    /// Sends `value` downstream, unless the subscription has ended. As the owner.
+    @inline(__always)
+    final func emit(_ value: Output) {
+        if let receiver, !isDisposed { receiver.receive(value) }
+    }
+
+    /// Ends the subscription, then sends `completed`. As the owner.
+    final func complete() {
+        guard let receiver = end() else { return }
+        receiver.receiveCompleted()
+    }
+
+    /// Ends the subscription, then sends `error`. As the owner.
+    final func fail(_ error: Failure) {
+        guard let receiver = end() else { return }
+        receiver.receive(error: error)
+    }
+
+    /// Marks the end, disposes the subscription (the inputs' included), and returns the receiver
+    /// to send the terminal event to, unless the subscription had ended already.
+    private func end() -> Sink<Output, Failure>? {
+        guard !isClosed else { return nil }
+        isEnded = true
+        let receiver = receiver.take()
+        didEnd()
+        subscription.dispose()
+        return receiver
+    }
+
+    /// Called as the owner when the subscription ends by a terminal event or by disposal: let go
+    /// of the state (buffered values).
+    func didEnd() {}
+
+    override final func cancelReceiver() {
+        guard let receiver = receiver.take() else { return }
+        didEnd()
+        if !isEnded { receiver.cancel() }
+    }
+}
+
+/// The sink of one input of a ``Junction``: takes the junction's lock for each event and hands the
+/// event, as the owner, to `process`.
+///
+/// Its upstream subscription joins the junction's ``JunctionCore/subscription``; a cancel is not
+/// passed on (the junction cancels its own output).
+package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let junction: JunctionCore
+
+    init(_ junction: JunctionCore) {
+        self.junction = junction
+        super.init()
+    }
+
+    /// Handles a value, as the owner of the junction's lock.
+    func process(_ value: Value) {}
+
+    /// Handles an error, as the owner.
+    func process(error: Failure) {}
+
+    /// Handles completion, as the owner.
+    func processCompleted() {}
+
+    package override final func attach(_ upstream: Disposable) {
+        junction.subscription.add(upstream)
+    }
+
+    package override final func receive(_ value: Value) {
+        let junction = junction
+        if junction.isClosed { return }
+        let context = DeliveryContext.current
+        switch junction.perform(in: context, { if !junction.isClosed { process(value) }; junction.drain() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(value)
+        case .busyElsewhere: putOff(value, in: context)
+        }
+    }
+
+    // Out of line: only the rare paths make closures.
+
+    @inline(never)
+    private func enqueue(_ value: Value) {
+        junction.enqueue { [self] in process(value) }
+    }
+
+    @inline(never)
+    private func putOff(_ value: Value, in context: DeliveryContext) {
+        context.defer_(for: junction) { [self] in receive(value) }
+    }
+
+    package override final func receive(error: Failure) {
+        junction.run { [self] in process(error: error) }
+    }
+
+    package override final func receiveCompleted() {
+        junction.run { [self] in processCompleted() }
+    }
+}
