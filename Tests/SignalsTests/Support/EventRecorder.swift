@@ -61,8 +61,8 @@ final class TestSource<Value: Sendable>: Sendable {
     }
 }
 
-/// A cold signal of `Int`s sent by hand through `input`; each subscription counts its disposal
-/// in `disposals` and runs `onDispose`.
+/// A cold signal of `Int`s sent by hand through `input` (values, errors and completion); each
+/// subscription counts its disposal in `disposals` and runs `onDispose`.
 final class DrivenSource<Failure: Error & Sendable>: Sendable {
     let disposals = Counter()
     let signal: Signal<Int, Failure>
@@ -73,7 +73,7 @@ final class DrivenSource<Failure: Error & Sendable>: Sendable {
         let disposals = disposals
         self.input = input
         signal = Signal { subscriber in
-            let inner = pipe.subscribe(next: { subscriber.sendNext($0) })
+            let inner = pipe.subscribe(subscriber)
             return Disposable {
                 disposals.increment()
                 onDispose()

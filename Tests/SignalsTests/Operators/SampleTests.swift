@@ -1,0 +1,81 @@
+import Disposables
+import Signals
+import TestSupport
+import XCTest
+
+final class SampleTests: XCTestCase {
+    func testSample_eachTickResendsTheLatestValueAndTicksBeforeTheFirstValueSendNothing() {
+        let (source, sourceInput) = Signal<Int, TestError>.pipe()
+        let (ticks, tickInput) = Signal<Void, TestError>.pipe()
+        let recorder = source.sample(ticks).record()
+        tickInput.sendNext(())
+        sourceInput.sendNext(1)
+        sourceInput.sendNext(2)
+        tickInput.sendNext(())
+        tickInput.sendNext(())
+        sourceInput.sendNext(3)
+        tickInput.sendNext(())
+        XCTAssertEqual(recorder.events, [.next(2), .next(2), .next(3)])
+    }
+
+    func testSample_endsWhenEitherSideCompletes() {
+        for sourceCompletes in [true, false] {
+            let log = Recorder<String>()
+            let source = DrivenSource<TestError> { log.record("source disposed") }
+            let ticks = DrivenSource<TestError> { log.record("ticks disposed") }
+            let recorder = source.signal.sample(ticks.signal).record()
+            source.input.sendNext(1)
+            ticks.input.sendNext(0)
+            if sourceCompletes { source.input.sendCompleted() } else { ticks.input.sendCompleted() }
+            source.input.sendNext(2)
+            ticks.input.sendNext(0)
+            XCTAssertEqual(recorder.events, [.next(1), .completed])
+            XCTAssertEqual(Set(log.values), ["source disposed", "ticks disposed"])
+        }
+    }
+
+    func testSample_failsWhenEitherSideFails() {
+        let errorFromSource = TestSource<Int>([], end: .error(.first)).signal.sample(Signal<Int, TestError>.never)
+        XCTAssertEqual(errorFromSource.record().events, [.error(.first)])
+        let (source, sourceInput) = Signal<Int, TestError>.pipe()
+        let (ticks, tickInput) = Signal<Int, TestError>.pipe()
+        let recorder = source.sample(ticks).record()
+        sourceInput.sendNext(1)
+        tickInput.sendNext(0)
+        tickInput.sendError(.second)
+        XCTAssertEqual(recorder.events, [.next(1), .error(.second)])
+    }
+
+    func testSample_emptySourceCompletesWithoutSubscribingTheSampler() {
+        let sampler = TestSource([1, 2])
+        XCTAssertEqual(TestSource<Int>([]).signal.sample(sampler.signal).record().events, [.completed])
+        XCTAssertEqual(sampler.subscriptions.value, 0)
+    }
+
+    func testSample_disposalMidStreamDisposesBothAndStopsDelivery() {
+        let source = DrivenSource<TestError>()
+        let ticks = DrivenSource<TestError>()
+        let recorder = source.signal.sample(ticks.signal).record()
+        source.input.sendNext(1)
+        ticks.input.sendNext(0)
+        recorder.dispose()
+        ticks.input.sendNext(0)
+        XCTAssertEqual(recorder.events, [.next(1)])
+        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(ticks.disposals.value, 1)
+        XCTAssertTrue(recorder.disposable.isDisposed)
+    }
+
+    func testSample_releasesTheLatestValueAndClosuresAfterTheEnd() {
+        let (source, sourceInput) = Signal<LifetimeToken, Never>.pipe()
+        let (ticks, tickInput) = Signal<Void, Never>.pipe()
+        let (disposable, token) = trackingLifetime { token -> Disposable in
+            sourceInput.sendNext(token)
+            return source.sample(ticks).subscribe(next: { _ in _ = token })
+        }
+        sourceInput.sendNext(LifetimeToken())
+        tickInput.sendCompleted()
+        XCTAssertTrue(disposable.isDisposed)
+        XCTAssertFalse(token.isAlive)
+    }
+}
