@@ -27,21 +27,27 @@ extension Signal {
 
 /// The subscribers of a pipe: a sink that forwards each event to all of them, called by the pipe
 /// input's owner.
+///
+/// The subscribers live in a ``PipeRegistry``, which they reference strongly to remove themselves;
+/// the cycle is broken when they are removed, at the terminal event, or when this sink goes (the
+/// pipe's signal and input are both gone). No weak reference: a weakly referenced object pays for
+/// it on every retain, and this sink is retained on every send.
 private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private struct State {
-        var observers = Bag<PipeObserver<Value, Failure>>()
-        var terminal: Event<Value, Failure>?
-    }
+    private let registry = PipeRegistry()
+    /// The terminal event, once sent; written and read under the registry's lock.
+    private var terminal: Event<Value, Failure>?
 
-    private let state = Lock(State())
+    deinit {
+        registry.removeAll()
+    }
 
     /// Subscribes `sink`: attaches it first, then registers it, so no event reaches it unattached.
     func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> Disposable? {
-        let observer = PipeObserver(sink, lock: lock, in: self)
+        let observer = PipeObserver(sink, lock: lock, in: registry)
         sink.attach(observer)
-        let terminal = state.withLock { state -> Event<Value, Failure>? in
-            if state.terminal == nil { observer.token = state.observers.insert(observer) }
-            return state.terminal
+        let terminal = registry.state.withLock { state -> Event<Value, Failure>? in
+            if !state.isTerminated { observer.token = state.observers.insert(observer) }
+            return self.terminal
         }
         guard let terminal else { return observer }
         // Not registered, so no other thread can reach it: deliver here.
@@ -49,15 +55,10 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
         return nil
     }
 
-    func remove(_ observer: PipeObserver<Value, Failure>) {
-        // The token was set under this lock; the observer is released after it.
-        let removed = state.withLock { state in observer.token.flatMap { state.observers.remove($0) } }
-        _ = removed
-    }
-
     package override func receive(_ value: Value) {
-        for observer in state.withLock({ $0.observers.elements }) where !observer.isDisposed {
-            observer.forward(value)
+        for object in registry.state.withLock(annotated: registry.isAnnotated, { $0.observers.elements }) {
+            let observer = unsafeBitCast(object, to: PipeObserver<Value, Failure>.self)
+            if !observer.isDisposed { observer.forward(value) }
         }
     }
 
@@ -70,14 +71,44 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
     }
 
     private func finish(_ event: Event<Value, Failure>) {
-        let observers = state.withLock { state in
-            state.terminal = event
+        let observers = registry.state.withLock { state in
+            self.terminal = event
+            state.isTerminated = true
             defer { state.observers.removeAll() }
             return state.observers.elements
         }
-        for observer in observers where !observer.isDisposed {
-            observer.finish(event)
+        for object in observers {
+            let observer = unsafeBitCast(object, to: PipeObserver<Value, Failure>.self)
+            if !observer.isDisposed { observer.finish(event) }
         }
+    }
+}
+
+/// A pipe's subscribers, as plain objects, under a lock. Not generic, so locking and walking it in
+/// unspecialized code costs no metadata lookup per send.
+private final class PipeRegistry: @unchecked Sendable {
+    struct State {
+        var observers = Bag<AnyObject>()
+        var isTerminated = false
+    }
+
+    let state = Lock(State())
+    /// Looked up once, so that a send costs no check of a lazy global.
+    let isAnnotated = ThreadSanitizer.isActive
+
+    /// Removes the observer whose token `token` reads, under the lock.
+    func remove(_ token: () -> Bag<AnyObject>.Token?) {
+        // The object is released after unlocking.
+        let removed = state.withLock { state in token().flatMap { state.observers.remove($0) } }
+        _ = removed
+    }
+
+    func removeAll() {
+        let removed = state.withLock { state in
+            defer { state.observers.removeAll() }
+            return state.observers.elements
+        }
+        _ = removed
     }
 }
 
@@ -86,14 +117,14 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
 private final class PipeObserver<Value, Failure: Error>: Disposable, @unchecked Sendable {
     private var sink: Sink<Value, Failure>?
     private let lock: DeliveryLock
-    private weak var observers: PipeObservers<Value, Failure>?
-    /// Where the observer sits among the pipe's; read and written under the pipe's lock only.
-    var token: Bag<PipeObserver<Value, Failure>>.Token?
+    private let registry: PipeRegistry
+    /// Where the observer sits among the pipe's; read and written under the registry's lock only.
+    var token: Bag<AnyObject>.Token?
 
-    init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in observers: PipeObservers<Value, Failure>) {
+    init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in registry: PipeRegistry) {
         self.sink = sink
         self.lock = lock
-        self.observers = observers
+        self.registry = registry
         super.init()
     }
 
@@ -108,7 +139,7 @@ private final class PipeObserver<Value, Failure: Error>: Disposable, @unchecked 
 
     override func dispose() {
         guard markDisposed() else { return }
-        observers?.remove(self)
+        registry.remove { token }
         lock.quiesce { [self] in sink.take()?.cancel() }
     }
 }
