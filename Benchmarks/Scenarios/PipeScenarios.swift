@@ -1,6 +1,7 @@
 import Signals
 
-/// The hot paths that start at a pipe: one input out to many subscribers, and two inputs into one.
+/// The hot paths that start at a pipe: one input out to many subscribers, and two inputs into one
+/// (`signal.combineLatest` counts sends, `signal.zip` pairs).
 func pipeScenarios() -> [Scenario] { [
     Scenario(
         name: "signal.pipe-fanout",
@@ -53,7 +54,56 @@ func pipeScenarios() -> [Scenario] { [
             }
         }
     ),
+    Scenario(
+        name: "signal.combineLatest",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            let sink = Sink()
+            let (left, leftInput) = Signal<Int, Never>.pipe()
+            let (right, rightInput) = Signal<Int, Never>.pipe()
+            Signal.combineLatest(left, right).subscribe(next: { pair in sink.value &+= pair.0 &+ pair.1 })
+            return {
+                for value in 0..<count / 2 {
+                    leftInput.sendNext(value)
+                    rightInput.sendNext(value)
+                }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let combine = BaselineCombineLatest(opaque { sink.value &+= $0 &+ $1 })
+            let sendLeft: (Int) -> Void = opaque { combine.left($0) }
+            let sendRight: (Int) -> Void = opaque { combine.right($0) }
+            return {
+                for value in 0..<count / 2 {
+                    sendLeft(value)
+                    sendRight(value)
+                }
+            }
+        }
+    ),
 ] }
+
+/// The baseline's combineLatest: the latest `Int?` of each side, calling the sink once both are set.
+private final class BaselineCombineLatest {
+    @exclusivity(unchecked) private var latestLeft: Int?
+    @exclusivity(unchecked) private var latestRight: Int?
+    private let sink: (Int, Int) -> Void
+
+    init(_ sink: @escaping (Int, Int) -> Void) {
+        self.sink = sink
+    }
+
+    func left(_ value: Int) {
+        latestLeft = value
+        if let latestRight { sink(value, latestRight) }
+    }
+
+    func right(_ value: Int) {
+        latestRight = value
+        if let latestLeft { sink(latestLeft, value) }
+    }
+}
 
 /// How many subscribers `signal.pipe-fanout` has; its operations count deliveries.
 private let fanout = 100
