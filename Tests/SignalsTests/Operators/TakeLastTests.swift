@@ -57,6 +57,26 @@ final class TakeLastTests: XCTestCase {
         XCTAssertTrue(box.disposable?.isDisposed ?? false)
     }
 
+    func testTakeLast_disposalFromAnotherThreadStopsTheFlush() {
+        for _ in 0..<20 {
+            let (pipe, input) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            let disposable = pipe.take(last: 1_000).subscribe(next: { log.record("\($0)") }, completed: { log.record("completed") })
+            for value in 0..<1_000 { input.sendNext(value) }
+            race(threads: 2) { index in
+                if index == 0 {
+                    input.sendCompleted()
+                } else {
+                    disposable.dispose()
+                    log.record("disposed")
+                }
+            }
+            // A callback that had started when dispose() returned may finish; no other starts.
+            let afterDisposal = log.values.drop { $0 != "disposed" }.dropFirst()
+            XCTAssertLessThanOrEqual(afterDisposal.count, 1)
+        }
+    }
+
     func testTakeLast_followedByTakeStopsAfterItsCount() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.take(last: 3).take(2).record().events, [.next(1), .next(2), .completed])
     }
