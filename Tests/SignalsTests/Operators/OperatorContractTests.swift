@@ -29,6 +29,16 @@ final class OperatorContractTests: XCTestCase {
         ("switchToLatest", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.switchToLatest() }),
         ("flatten(maxConcurrent: 1)", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.flatten(maxConcurrent: 1) }),
         ("zip", { signal, _ in Signal.zip([signal]).map { $0[0] } }),
+        ("materialize().dematerialize()", { signal, token in signal.map { _ = token; return $0 }.materialize().dematerialize() }),
+        ("reduceApply", { signal, token in
+            let identity: @Sendable (Int) -> Int = { _ = token; return $0 }
+            return signal.map { (identity, $0) }.reduceApply()
+        }),
+        ("doNext", { signal, token in signal.doNext { _ in _ = token } }),
+        ("doError", { signal, token in signal.doError { _ in _ = token } }),
+        ("doCompleted", { signal, token in signal.doCompleted { _ = token } }),
+        ("initially", { signal, token in signal.initially { _ = token } }),
+        ("finally", { signal, token in signal.finally { _ = token } }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {

@@ -1,0 +1,43 @@
+import Disposables
+
+extension Signal {
+    /// A signal whose subscriptions feed this signal into `makeSink(output)`, where `output` is a
+    /// new ``Subscriber`` for the downstream sink: how the one-input operators that send several
+    /// events for one they receive are built (`take(last:)` flushing on completion, `aggregate`
+    /// and `materialize` sending a value then completing).
+    ///
+    /// Going through a subscriber costs one lock per event sent, and buys what a plain ``lift(_:)``
+    /// chain cannot promise there: once the subscription is disposed, from inside a callback or
+    /// from another thread, not one more of those events starts.
+    ///
+    /// `makeSink` may run on any thread; it should only build the sink from what it captured.
+    package func lift<DownstreamValue, DownstreamFailure: Error>(
+        throughSubscriber makeSink: @escaping (Subscriber<DownstreamValue, DownstreamFailure>) -> SubscriberSink<Value, Failure, DownstreamValue, DownstreamFailure>
+    ) -> Signal<DownstreamValue, DownstreamFailure> {
+        let makeSink = UncheckedSendable(makeSink)
+        return Signal<DownstreamValue, DownstreamFailure>(producer: { downstream in
+            let output = Subscriber(downstream)
+            downstream.attach(output.disposable)
+            _ = self.observe(makeSink.value(output))
+            return output.disposable
+        })
+    }
+}
+
+/// A sink that sends what it makes of its input through a ``Subscriber``, `output`; the
+/// subscription of its input joins the output's disposable, so disposing the output ends both.
+///
+/// It is not cancelled: disposing the output closes it, and the input's subscription lets go of
+/// this sink.
+package class SubscriberSink<Value, Failure: Error, OutputValue, OutputFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    package let output: Subscriber<OutputValue, OutputFailure>
+
+    package init(_ output: Subscriber<OutputValue, OutputFailure>) {
+        self.output = output
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        output.disposable.add(upstream)
+    }
+}
