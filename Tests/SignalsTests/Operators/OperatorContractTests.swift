@@ -1,4 +1,5 @@
 import Disposables
+import Schedulers
 import Signals
 import TestSupport
 import XCTest
@@ -29,6 +30,12 @@ final class OperatorContractTests: XCTestCase {
         ("switchToLatest", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.switchToLatest() }),
         ("flatten(maxConcurrent: 1)", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.flatten(maxConcurrent: 1) }),
         ("zip", { signal, _ in Signal.zip([signal]).map { $0[0] } }),
+        ("throttle(_:on:valuesPassing:)", { signal, token in signal.throttle(1, on: TestScheduler(), valuesPassing: { _ in _ = token; return false }) }),
+        ("delay(_:on:)", { signal, _ in signal.delay(0, on: Scheduler.immediate) }),
+        ("timeout(_:on:raising:)", { signal, _ in signal.timeout(60, on: TestScheduler(), raising: .second) }),
+        ("deliver(on:)", { signal, _ in signal.deliver(on: Scheduler.immediate) }),
+        ("deliverOnMainThread", { signal, _ in signal.deliverOnMainThread() }),
+        ("subscribe(on:)", { signal, _ in signal.subscribe(on: Scheduler.immediate) }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {
