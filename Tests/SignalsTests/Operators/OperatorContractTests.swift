@@ -1,4 +1,5 @@
 import Disposables
+import Schedulers
 import Signals
 import TestSupport
 import XCTest
@@ -39,6 +40,15 @@ final class OperatorContractTests: XCTestCase {
         ("doCompleted", { signal, token in signal.doCompleted { _ = token } }),
         ("initially", { signal, token in signal.initially { _ = token } }),
         ("finally", { signal, token in signal.finally { _ = token } }),
+        ("throttle(_:on:valuesPassing:)", { signal, token in signal.throttle(1, on: TestScheduler(), valuesPassing: { _ in _ = token; return false }) }),
+        ("delay(_:on:)", { signal, _ in signal.delay(0, on: Scheduler.immediate) }),
+        ("timeout(_:on:raising:)", { signal, _ in signal.timeout(60, on: TestScheduler(), raising: .second) }),
+        ("deliver(on:)", { signal, _ in signal.deliver(on: Scheduler.immediate) }),
+        ("deliverOnMainThread", { signal, _ in signal.deliverOnMainThread() }),
+        ("subscribe(on:)", { signal, _ in signal.subscribe(on: Scheduler.immediate) }),
+        ("combineLatest", { signal, _ in Signal.combineLatest([signal]).map { $0[0] } }),
+        ("sample", { signal, _ in signal.materialize().sample(Signal<Int, Never>.never).dematerialize() }),
+        ("take(until:)", { signal, _ in signal.take(until: Signal<Int, Never>.never) }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {

@@ -1,0 +1,85 @@
+import Foundation
+import Schedulers
+import Synchronization
+
+extension Signal {
+    /// Sends every event on `scheduler`: each value, the error and completion is scheduled on it
+    /// separately, in the order the source sent them.
+    ///
+    /// The source is subscribed where this signal is; only the delivery moves. Disposal cancels
+    /// the events still waiting on `scheduler`.
+    ///
+    /// ```swift
+    /// parsed.deliver(on: .main).subscribe(next: { label.text = $0 })
+    /// ```
+    ///
+    /// RAC 2.5: `-deliverOn:`.
+    public func deliver(on scheduler: Scheduler) -> Signal {
+        Signal.serialized { output in
+            let pending = output.disposable
+            output.disposable.add(self.subscribe(
+                next: { value in
+                    let value = UncheckedSendable(value)
+                    pending.schedule(on: scheduler) { output.sendNext(value.value) }
+                },
+                error: { error in
+                    let error = UncheckedSendable(error)
+                    pending.schedule(on: scheduler) { output.sendError(error.value) }
+                },
+                completed: { pending.schedule(on: scheduler) { output.sendCompleted() } }
+            ))
+        }.named(derivedName("-deliverOn: \(scheduler)"))
+    }
+
+    /// Sends every event on the main thread: at once when the source sends it on the main thread
+    /// and no earlier event is still waiting to be delivered there, otherwise asynchronously on
+    /// the main queue, in the order the source sent them.
+    ///
+    /// Unlike `deliver(on: .main)`, an event sent on the main thread is not put off to a later
+    /// turn of the main queue. Disposal cancels the events still waiting.
+    ///
+    /// RAC 2.5: `-deliverOnMainThread`.
+    public func deliverOnMainThread() -> Signal {
+        Signal.serialized { output in
+            let pending = output.disposable
+            let queue = MainThreadQueue()
+            let perform: @Sendable (@escaping @Sendable () -> Void) -> Void = { send in
+                if queue.enter(), Thread.isMainThread {
+                    send()
+                    queue.leave()
+                } else {
+                    pending.schedule(on: Scheduler.main) {
+                        send()
+                        queue.leave()
+                    }
+                }
+            }
+            output.disposable.add(self.subscribe(
+                next: { value in
+                    let value = UncheckedSendable(value)
+                    perform { output.sendNext(value.value) }
+                },
+                error: { error in
+                    let error = UncheckedSendable(error)
+                    perform { output.sendError(error.value) }
+                },
+                completed: { perform { output.sendCompleted() } }
+            ))
+        }.named(derivedName("-deliverOnMainThread"))
+    }
+}
+
+/// How many events of a `deliverOnMainThread` subscription are being delivered or wait to be.
+private final class MainThreadQueue: Sendable {
+    private let length = Atomic<Int>(0)
+
+    /// Counts one more event; `true` when no other is being delivered or waiting.
+    func enter() -> Bool {
+        length.add(1, ordering: .acquiringAndReleasing).newValue == 1
+    }
+
+    /// Counts one event less.
+    func leave() {
+        length.subtract(1, ordering: .acquiringAndReleasing)
+    }
+}

@@ -1,0 +1,166 @@
+import Disposables
+import Foundation
+import Schedulers
+
+// What the time and threading operators share: a subscription that delivers through a
+// `Subscriber` built around the downstream sink, scheduled work that ends with the subscription,
+// and, for the operators that keep state between the source and their timers (throttle, buffer),
+// a sink that both feed through one serialization point.
+
+extension Signal {
+    /// A signal whose subscriptions deliver through a ``Subscriber`` wrapped around the downstream
+    /// sink, as `Signal { }` does, but that runs `body` at once, on the subscribing thread, rather
+    /// than through ``Scheduler/subscription``: the operator's source, if any, goes through it
+    /// itself. `body` adds what it starts to the subscriber's ``Subscriber/disposable``.
+    package static func serialized(_ body: @escaping @Sendable (Subscriber<Value, Failure>) -> Void) -> Signal {
+        Signal(producer: { downstream in
+            let output = Subscriber(downstream)
+            downstream.attach(output.disposable)
+            body(output)
+            return output.disposable
+        })
+    }
+
+    /// Subscribes to this signal, forwarding each event to `output`, and ties the subscription to
+    /// `output`'s disposable.
+    package func forward(to output: Subscriber<Value, Failure>) {
+        output.disposable.add(subscribe(
+            next: { output.sendNext($0) },
+            error: { output.sendError($0) },
+            completed: { output.sendCompleted() }
+        ))
+    }
+
+    /// A signal whose subscriptions feed the source's events, and the firings of the timers the
+    /// sink starts, through one ``Subscriber`` into the sink `makeSink` builds, so that the sink is
+    /// called one event at a time, in order, and keeps its state without a lock.
+    ///
+    /// - Parameter capturingCurrentScheduler: Whether each value carries ``Scheduler/current`` as
+    ///   it was on the thread that sent it, for operators that schedule on it.
+    package func timed<Output>(
+        capturingCurrentScheduler: Bool,
+        _ makeSink: @escaping (Sink<Output, Failure>) -> TimerSink<Value, Output, Failure>
+    ) -> Signal<Output, Failure> {
+        let makeSink = UncheckedSendable(makeSink)
+        return Signal<Output, Failure>(producer: { downstream -> Disposable? in
+            self.subscribeTimed(makeSink.value(downstream), capturingCurrentScheduler: capturingCurrentScheduler)
+        })
+    }
+
+    /// Subscribes `sink` as `timed(capturingCurrentScheduler:_:)` does.
+    private func subscribeTimed<Output>(
+        _ sink: TimerSink<Value, Output, Failure>,
+        capturingCurrentScheduler: Bool
+    ) -> Disposable {
+        let input = Subscriber<TimedEvent<Value>, Failure>(sink)
+        sink.input = input
+        sink.attach(input.disposable)
+        input.disposable.add(sink.timer)
+        let next: @Sendable (Value) -> Void
+        if capturingCurrentScheduler {
+            next = { input.sendNext(.value($0, Scheduler.current)) }
+        } else {
+            next = { input.sendNext(.value($0, nil)) }
+        }
+        input.disposable.add(subscribe(
+            next: next,
+            error: { input.sendError($0) },
+            completed: { input.sendCompleted() }
+        ))
+        return input.disposable
+    }
+}
+
+/// What reaches a ``TimerSink``: a value of the source, with the scheduler current where it was
+/// sent when the operator asked for it, or the firing of one of the sink's timers.
+package enum TimedEvent<Value> {
+    case value(Value, Scheduler?)
+    case timer(UInt64)
+}
+
+/// The sink of an operator with state shared between its source and a timer (throttle, buffer).
+///
+/// Values and timer firings reach it through the same ``Subscriber``, so it is called one event
+/// at a time and needs no lock. At most one timer runs at a time: starting one cancels the last,
+/// and a firing that was already on its way when it was cancelled is ignored.
+package class TimerSink<Value, Output, Failure: Error>: OperatorSink<TimedEvent<Value>, Failure, Output, Failure>, @unchecked Sendable {
+    /// Where the timers send their firings; set before the first event.
+    weak var input: Subscriber<TimedEvent<Value>, Failure>?
+    /// The running timer; disposed with the subscription.
+    let timer = SerialDisposable()
+    /// Which timer's firing counts: the last one started.
+    private var generation: UInt64 = 0
+
+    /// Starts a timer that fires `interval` seconds from now on `scheduler`, replacing the one
+    /// running, if any.
+    final func startTimer(after interval: TimeInterval, on scheduler: Scheduler) {
+        cancelTimer()
+        guard let input else { return }
+        let generation = self.generation
+        timer.swap(scheduler.schedule(afterDelay: interval) { input.sendNext(.timer(generation)) })?.dispose()
+    }
+
+    /// Cancels the running timer; a firing already on its way is ignored.
+    final func cancelTimer() {
+        generation &+= 1
+        timer.swap(nil)?.dispose()
+    }
+
+    /// Receives a value of the source, sent where `current` was the current scheduler (`nil`
+    /// unless the operator asked for it).
+    func receive(value: Value, current: Scheduler?) {}
+
+    /// The timer started last has fired.
+    func timerFired() {}
+
+    package final override func receive(_ event: TimedEvent<Value>) {
+        switch event {
+        case let .value(value, current):
+            receive(value: value, current: current)
+        case let .timer(generation):
+            if generation == self.generation { timerFired() }
+        }
+    }
+}
+
+/// The scheduler that operators without one use for work sent where no scheduler is current: one
+/// background scheduler per subscription, made on first use, so that its blocks run one at a time.
+final class FallbackScheduler: @unchecked Sendable {
+    private let scheduler = Lock<Scheduler?>(nil)
+
+    /// `current`, or the subscription's background scheduler when it is `nil`.
+    func scheduler(or current: Scheduler?) -> Scheduler {
+        if let current { return current }
+        return scheduler.withLock { scheduler in
+            if let scheduler { return scheduler }
+            let made = Scheduler.background()
+            scheduler = made
+            return made
+        }
+    }
+}
+
+extension CompoundDisposable {
+    /// Schedules `action` on `scheduler`, after `delay` seconds when given, as a child of this
+    /// compound until it runs: disposing the compound cancels it and releases what it captured.
+    func schedule(on scheduler: Scheduler, afterDelay delay: TimeInterval? = nil, _ action: @escaping @Sendable () -> Void) {
+        let slot = SerialDisposable()
+        add(slot)
+        let work: @Sendable () -> Void = {
+            self.remove(slot)
+            action()
+        }
+        slot.disposable = delay.map { scheduler.schedule(afterDelay: $0, work) } ?? scheduler.schedule(work)
+    }
+}
+
+/// Checks the interval a time operator was given.
+func checkInterval(_ interval: TimeInterval, of operatorName: String) {
+    precondition(interval >= 0, "\(operatorName) needs an interval of zero or more, got \(interval)")
+}
+
+/// Checks that a time operator was not given ``Scheduler/immediate``, which can only wait by
+/// blocking the thread that sends.
+func checkScheduler(_ scheduler: Scheduler, of operatorName: String) {
+    precondition(scheduler !== Scheduler.immediate, "\(operatorName) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later")
+}

@@ -1,0 +1,21 @@
+import Schedulers
+
+extension Signal {
+    /// Subscribes to the source on `scheduler`: the source's work, such as a `Signal { }` block,
+    /// runs there.
+    ///
+    /// Only the subscription moves: the events are sent wherever the source sends them (use
+    /// ``deliver(on:)`` to move them), and disposal runs on the thread that disposes. Disposing
+    /// before the subscription has run cancels it.
+    ///
+    /// ```swift
+    /// expensiveSetup.subscribe(on: .background()).subscribe(next: { … })
+    /// ```
+    ///
+    /// RAC 2.5: `-subscribeOn:`.
+    public func subscribe(on scheduler: Scheduler) -> Signal {
+        Signal.serialized { output in
+            output.disposable.add(scheduler.schedule { self.forward(to: output) })
+        }.named(derivedName("-subscribeOn: \(scheduler)"))
+    }
+}

@@ -1,0 +1,200 @@
+import Dispatch
+import Disposables
+import Foundation
+
+// The blocking forms wait for the signal on the calling thread. They deadlock when the signal
+// needs that thread to make progress: calling them on the main thread for a signal that delivers
+// on the main queue (`deliver(on: .main)`, `deliverOnMainThread()` from another thread), inside a
+// block of a scheduler the signal sends on, or inside a `TestScheduler` block for a signal on that
+// test scheduler. The asynchronous forms spin the current run loop instead, so work queued on the
+// main queue still runs while they wait on the main thread.
+
+extension Signal {
+    /// Subscribes, blocks the calling thread until the first value or the end, and returns that
+    /// value, or `nil` when the signal ends without one or fails.
+    ///
+    /// The subscription is disposed right after the first value. Blocking: deadlocks when the
+    /// signal needs the calling thread, such as calling it on the main thread for a signal that
+    /// delivers on the main queue.
+    ///
+    /// RAC 2.5: `-first`.
+    public func first() -> Value? {
+        if case let .success(value) = firstResult() { return value }
+        return nil
+    }
+
+    /// Subscribes, blocks the calling thread until the first value or the end, and returns that
+    /// value, or `defaultValue` when the signal ends without one or fails.
+    ///
+    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
+    /// main thread for a signal that delivers on the main queue.
+    ///
+    /// RAC 2.5: `-firstOrDefault:`.
+    public func first(default defaultValue: Value) -> Value {
+        first() ?? defaultValue
+    }
+
+    /// Subscribes, blocks the calling thread until the first value or the end, and returns the
+    /// first value, `.success(nil)` when the signal completes without one, or the error.
+    ///
+    /// The subscription is disposed right after the first value. Blocking: deadlocks when the
+    /// signal needs the calling thread, such as calling it on the main thread for a signal that
+    /// delivers on the main queue.
+    ///
+    /// RAC 2.5: `-firstOrDefault:success:error:`.
+    public func firstResult() -> Result<Value?, Failure> {
+        let outcome = Outcome<Result<Value?, Failure>>()
+        let subscription = subscribeFirst(outcome)
+        defer { subscription.dispose() }
+        return outcome.wait()
+    }
+
+    /// Subscribes and blocks the calling thread until the signal ends; returns `.success` when it
+    /// completes and the error when it fails. Values are ignored.
+    ///
+    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
+    /// main thread for a signal that delivers on the main queue.
+    ///
+    /// RAC 2.5: `-waitUntilCompleted:`.
+    public func waitUntilCompleted() -> Result<Void, Failure> {
+        let outcome = Outcome<Result<Void, Failure>>()
+        let subscription = subscribeCompletion(outcome)
+        defer { subscription.dispose() }
+        return outcome.wait()
+    }
+
+    /// Subscribes, blocks the calling thread until the signal ends, and returns every value it
+    /// sent, or `nil` when it fails.
+    ///
+    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
+    /// main thread for a signal that delivers on the main queue. Never returns for a signal that
+    /// never ends.
+    ///
+    /// RAC 2.5: `-toArray`.
+    public func toArray() -> [Value]? {
+        let outcome = Outcome<[Value]?>()
+        let collected = Collected<Value>()
+        let subscription = subscribe(
+            next: { collected.values.append($0) },
+            error: { _ in outcome.fulfill(nil) },
+            completed: { outcome.fulfill(collected.values) }
+        )
+        defer { subscription.dispose() }
+        return outcome.wait()
+    }
+
+    /// Subscribes and runs the current thread's run loop until the first value, the end, or
+    /// `timeout` seconds; returns that value, or `defaultValue` when the signal ends without one,
+    /// fails, or the timeout passes first.
+    ///
+    /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
+    /// waits, so it can wait on the main thread for a signal that delivers there. The subscription
+    /// is disposed when it returns.
+    ///
+    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:` (main thread only, here any thread with
+    /// a run loop).
+    public func asynchronousFirst(default defaultValue: Value, timeout: TimeInterval) -> Value {
+        if case let .success(value?) = asynchronousFirstResult(timeout: timeout) { return value }
+        return defaultValue
+    }
+
+    /// Subscribes and runs the current thread's run loop until the first value, the end, or
+    /// `timeout` seconds; returns the first value, `.success(nil)` when the signal completes
+    /// without one or the timeout passes first, or the error.
+    ///
+    /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
+    /// waits. The subscription is disposed when it returns.
+    ///
+    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, whose timeout is an error instead.
+    public func asynchronousFirstResult(timeout: TimeInterval) -> Result<Value?, Failure> {
+        precondition(timeout >= 0, "asynchronousFirstResult(timeout:) needs a timeout of zero or more, got \(timeout)")
+        let outcome = Outcome<Result<Value?, Failure>>()
+        let subscription = subscribeFirst(outcome)
+        defer { subscription.dispose() }
+        return outcome.runRunLoop(timeout: timeout) ?? .success(nil)
+    }
+
+    /// Subscribes and runs the current thread's run loop until the signal ends or `timeout`
+    /// seconds pass; returns `.success` when it completed, the error when it failed, and `nil`
+    /// when the timeout passed first. Values are ignored.
+    ///
+    /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
+    /// waits. The subscription is disposed when it returns.
+    ///
+    /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, whose timeout is an error instead.
+    public func asynchronouslyWaitUntilCompleted(timeout: TimeInterval) -> Result<Void, Failure>? {
+        precondition(timeout >= 0, "asynchronouslyWaitUntilCompleted(timeout:) needs a timeout of zero or more, got \(timeout)")
+        let outcome = Outcome<Result<Void, Failure>>()
+        let subscription = subscribeCompletion(outcome)
+        defer { subscription.dispose() }
+        return outcome.runRunLoop(timeout: timeout)
+    }
+
+    /// Subscribes to the first value, fulfilling `outcome` with it, `.success(nil)` or the error.
+    private func subscribeFirst(_ outcome: Outcome<Result<Value?, Failure>>) -> Disposable {
+        take(1).subscribe(
+            next: { outcome.fulfill(.success($0)) },
+            error: { outcome.fulfill(.failure($0)) },
+            completed: { outcome.fulfill(.success(nil)) }
+        )
+    }
+
+    /// Subscribes to the end, fulfilling `outcome` with `.success` or the error.
+    private func subscribeCompletion(_ outcome: Outcome<Result<Void, Failure>>) -> Disposable {
+        subscribe(
+            error: { outcome.fulfill(.failure($0)) },
+            completed: { outcome.fulfill(.success(())) }
+        )
+    }
+}
+
+/// The values collected so far; touched only by one subscription's callbacks, one at a time.
+private final class Collected<Value>: @unchecked Sendable {
+    var values: [Value] = []
+}
+
+/// The answer a blocking form waits for: set once, by whichever callback comes first.
+private final class Outcome<Answer>: @unchecked Sendable {
+    private let answer = Lock<Answer?>(nil)
+    private let fulfilled = DispatchSemaphore(value: 0)
+
+    /// The answer, if it has come.
+    var value: Answer? {
+        answer.withLock { $0 }
+    }
+
+    /// Sets the answer, unless it was set already, and wakes the waiting thread.
+    func fulfill(_ value: Answer) {
+        let isFirst = answer.withLock { answer in
+            if answer != nil { return false }
+            answer = value
+            return true
+        }
+        if isFirst { fulfilled.signal() }
+    }
+
+    /// Blocks until the answer comes.
+    func wait() -> Answer {
+        fulfilled.wait()
+        return value!
+    }
+
+    /// Runs the current run loop until the answer comes or `timeout` seconds pass; `nil` on
+    /// timeout.
+    ///
+    /// The run loop runs in slices of at most 10 ms, so that an answer from another thread is seen
+    /// soon; when it has nothing to run, the thread sleeps until the answer or the slice's end.
+    func runRunLoop(timeout: TimeInterval) -> Answer? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        let runLoop = RunLoop.current
+        while true {
+            if let value { return value }
+            let now = Date()
+            if now >= deadline { return nil }
+            let sliceEnd = min(deadline, now.addingTimeInterval(0.01))
+            if !runLoop.run(mode: .default, before: sliceEnd) {
+                _ = fulfilled.wait(wallTimeout: .now() + sliceEnd.timeIntervalSinceNow)
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+final class BufferTests: XCTestCase {
+    private typealias Events = [Stamped<[Int], TestError>]
+
+    func testBuffer_sendsEachWindowAnIntervalAfterItsFirstValue() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(0.5) { source.input.sendNext(2) }
+        scheduler.at(1.5) { source.input.sendNext(3) }
+        scheduler.at(2) { source.input.sendNext(4) }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.advance(by: 10)
+        XCTAssertEqual(recorder.events, [at(1, .next([1, 2])), at(2.5, .next([3, 4]))] as Events)
+    }
+
+    func testBuffer_aWindowStartsAtTheFirstValueNotAtSubscription() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0.7) { source.input.sendNext(1) }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(1.7, .next([1]))] as Events)
+    }
+
+    func testBuffer_emptyWindowsSendNothing() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.advance(by: 20)
+        XCTAssertEqual(recorder.events, [at(1, .next([1]))] as Events)
+        XCTAssertTrue(scheduler.isEmpty)
+    }
+
+    func testBuffer_completionFlushesThenCompletes() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(0.5) { source.input.sendNext(2) }
+        scheduler.at(0.6) { source.input.sendCompleted() }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(0.6, .next([1, 2])), at(0.6, .completed)] as Events)
+        XCTAssertEqual(elapsed(scheduler), 0.6, "the window's timer was cancelled")
+    }
+
+    func testBuffer_completionWithAnEmptyBufferOnlyCompletes() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(3) { source.input.sendCompleted() }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(1, .next([1])), at(3, .completed)] as Events)
+    }
+
+    func testBuffer_errorDiscardsTheBuffer() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(0.5) { source.input.sendError(.first) }
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(0.5, .error(.first))] as Events)
+        XCTAssertEqual(elapsed(scheduler), 0.5, "the window's timer was cancelled")
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testBuffer_synchronousSources() {
+        let scheduler = TestScheduler()
+        XCTAssertEqual(TestSource([1, 2, 3]).signal.buffer(1, on: scheduler).record(on: scheduler).events, [at(0, .next([1, 2, 3])), at(0, .completed)] as Events)
+        XCTAssertEqual(TestSource<Int>([]).signal.buffer(1, on: scheduler).record(on: scheduler).events, [at(0, .completed)] as Events)
+        XCTAssertEqual(TestSource<Int>([], end: .error(.first)).signal.buffer(1, on: scheduler).record(on: scheduler).events, [at(0, .error(.first))] as Events)
+        XCTAssertEqual(TestSource([1], end: .error(.second)).signal.buffer(1, on: scheduler).record(on: scheduler).events, [at(0, .error(.second))] as Events)
+        XCTAssertTrue(scheduler.isEmpty)
+    }
+
+    func testBuffer_zeroIntervalSendsEachWindowOnTheNextTurn() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.buffer(0, on: scheduler).record(on: scheduler)
+        source.input.sendNext(1)
+        source.input.sendNext(2)
+        XCTAssertEqual(recorder.events, [])
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(0, .next([1, 2]))] as Events)
+    }
+
+    func testBuffer_disposalMidStream() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        source.input.sendNext(1)
+        recorder.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
+        source.input.sendNext(2)
+        source.input.sendCompleted()
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [])
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testBuffer_releasesEverythingAfterCompletionAndDisposal() {
+        let scheduler = TestScheduler()
+        let (tokens, input) = Signal<LifetimeToken, Never>.pipe()
+        let (subscription, buffered) = trackingLifetime { token in
+            let subscription = tokens.buffer(1, on: scheduler).subscribe()
+            input.sendNext(token)
+            return subscription
+        }
+        XCTAssertTrue(buffered.isAlive, "the buffered value is held")
+        subscription.dispose()
+        XCTAssertFalse(buffered.isAlive, "disposal released the buffer")
+
+        weak var weakSignal: Signal<[Int], TestError>?
+        let completed: TimedRecorder<[Int], TestError> = {
+            let signal = TestSource([1]).signal.buffer(1, on: scheduler)
+            weakSignal = signal
+            return signal.record(on: scheduler)
+        }()
+        XCTAssertEqual(completed.events, [at(0, .next([1])), at(0, .completed)] as Events)
+        XCTAssertNil(weakSignal)
+    }
+
+    func testBuffer_onAQueueScheduler() {
+        let scheduler = QueueScheduler(name: "buffer test")
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let windows = Recorder<[Int]>()
+        let done = DispatchSemaphore(value: 0)
+        signal.buffer(0, on: scheduler).subscribe(next: { windows.record($0) }, completed: { done.signal() })
+        onAPlainThread {
+            for value in 0..<1000 { input.sendNext(value) }
+            input.sendCompleted()
+        }
+        done.wait()
+        XCTAssertEqual(windows.values.flatMap { $0 }, Array(0..<1000))
+        XCTAssertFalse(windows.values.contains { $0.isEmpty })
+    }
+}

@@ -1,0 +1,125 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+final class DelayTests: XCTestCase {
+    private typealias Events = [Stamped<Int, TestError>]
+
+    func testDelay_delaysValuesAndCompletion() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(1) { source.input.sendNext(2) }
+        scheduler.at(1.5) { source.input.sendCompleted() }
+        let recorder = source.signal.delay(2, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(2, .next(1)), at(3, .next(2)), at(3.5, .completed)] as Events)
+    }
+
+    func testDelay_sendsAnErrorAtOnceAndDropsTheValuesWaiting() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(0.5) { source.input.sendError(.first) }
+        let recorder = source.signal.delay(2, on: scheduler).record(on: scheduler)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(0.5, .error(.first))] as Events)
+        XCTAssertEqual(elapsed(scheduler), 0.5, "the waiting value was cancelled")
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testDelay_synchronousSources() {
+        let scheduler = TestScheduler()
+        let values = TestSource([1, 2]).signal.delay(1, on: scheduler).record(on: scheduler)
+        let empty = TestSource<Int>([]).signal.delay(1, on: scheduler).record(on: scheduler)
+        let failed = TestSource<Int>([], end: .error(.first)).signal.delay(1, on: scheduler).record(on: scheduler)
+        let failedLater = TestSource([1], end: .error(.second)).signal.delay(1, on: scheduler).record(on: scheduler)
+        XCTAssertEqual(values.events, [])
+        scheduler.run()
+        XCTAssertEqual(values.events, [at(1, .next(1)), at(1, .next(2)), at(1, .completed)] as Events)
+        XCTAssertEqual(empty.events, [at(1, .completed)] as Events)
+        XCTAssertEqual(failed.events, [at(0, .error(.first))] as Events)
+        XCTAssertEqual(failedLater.events, [at(0, .error(.second))] as Events)
+    }
+
+    func testDelay_deliversOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let current = Recorder<Bool>()
+        TestSource([1]).signal.delay(0, on: scheduler).subscribe(
+            next: { _ in current.record(Scheduler.current === scheduler) },
+            completed: { current.record(Scheduler.current === scheduler) }
+        )
+        XCTAssertEqual(current.values, [])
+        scheduler.run()
+        XCTAssertEqual(current.values, [true, true])
+    }
+
+    func testDelay_disposalCancelsWhatWaitsAndDisposesTheSourceOnce() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.delay(1, on: scheduler).record(on: scheduler)
+        source.input.sendNext(1)
+        source.input.sendNext(2)
+        recorder.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
+        source.input.sendNext(3)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [])
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testDelay_releasesWhatWaitsOnDisposalAndWhatWasSent() {
+        let scheduler = TestScheduler()
+        let (tokens, input) = Signal<LifetimeToken, Never>.pipe()
+        let (subscription, waiting) = trackingLifetime { token in
+            let subscription = tokens.delay(1, on: scheduler).subscribe()
+            input.sendNext(token)
+            return subscription
+        }
+        XCTAssertTrue(waiting.isAlive, "the waiting value is held")
+        subscription.dispose()
+        XCTAssertFalse(waiting.isAlive, "disposal released the waiting value")
+
+        let (sent, sentToken) = trackingLifetime { token in
+            let subscription = tokens.delay(1, on: scheduler).subscribe(next: { _ in _ = token })
+            input.sendNext(LifetimeToken())
+            return subscription
+        }
+        scheduler.run()
+        input.sendCompleted()
+        scheduler.run()
+        XCTAssertTrue(sent.isDisposed)
+        XCTAssertFalse(sentToken.isAlive)
+    }
+
+    func testDelayWithoutAScheduler_waitsOnTheSchedulerCurrentWhereTheEventWasSent() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.delay(2).record(on: scheduler)
+        scheduler.at(0) { source.input.sendNext(1) }
+        scheduler.at(1) { source.input.sendCompleted() }
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [at(2, .next(1)), at(3, .completed)] as Events)
+    }
+
+    func testDelayWithoutAScheduler_usesABackgroundSchedulerWhereNoneIsCurrent() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let done = DispatchSemaphore(value: 0)
+        let onBackground = Recorder<Bool>()
+        let values = Recorder<Int>()
+        signal.delay(0).subscribe(next: { value in
+            values.record(value)
+            onBackground.record(Scheduler.current != nil && !Thread.isMainThread)
+        }, completed: { done.signal() })
+        onAPlainThread {
+            for value in 0..<100 { input.sendNext(value) }
+            input.sendCompleted()
+        }
+        done.wait()
+        XCTAssertEqual(values.values, Array(0..<100), "one background scheduler per subscription keeps the order")
+        XCTAssertEqual(Set(onBackground.values), [true])
+    }
+}

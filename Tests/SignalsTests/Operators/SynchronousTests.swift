@@ -1,0 +1,116 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+final class SynchronousTests: XCTestCase {
+    func testFirst_returnsTheFirstValueOrNil() {
+        XCTAssertEqual(TestSource([1, 2]).signal.first(), 1)
+        XCTAssertNil(TestSource<Int>([]).signal.first())
+        XCTAssertNil(TestSource<Int>([], end: .error(.first)).signal.first())
+        XCTAssertEqual(TestSource([1], end: .error(.first)).signal.first(), 1)
+    }
+
+    func testFirstDefault_returnsTheDefaultWithoutAValue() {
+        XCTAssertEqual(TestSource([1, 2]).signal.first(default: 7), 1)
+        XCTAssertEqual(TestSource<Int>([]).signal.first(default: 7), 7)
+        XCTAssertEqual(TestSource<Int>([], end: .error(.first)).signal.first(default: 7), 7)
+    }
+
+    func testFirstResult_tellsAValueTheEndAndAnError() {
+        XCTAssertEqual(try TestSource([1, 2]).signal.firstResult().get(), 1)
+        XCTAssertEqual(try TestSource<Int>([]).signal.firstResult().get(), nil)
+        XCTAssertThrowsError(try TestSource<Int>([], end: .error(.second)).signal.firstResult().get()) { error in
+            XCTAssertEqual(error as? TestError, .second)
+        }
+    }
+
+    func testFirst_disposesTheSourceAfterTheFirstValue() {
+        let source = TestSource([1, 2, 3], end: nil)
+        XCTAssertEqual(source.signal.first(), 1)
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testFirst_waitsForASignalOnAnotherThread() {
+        let scheduler = QueueScheduler(name: "first test")
+        XCTAssertEqual(TestSource([1, 2]).signal.deliver(on: scheduler).first(), 1)
+        XCTAssertEqual(TestSource<Int>([]).signal.deliver(on: scheduler).first(default: 5), 5)
+        XCTAssertEqual(Signal.interval(0.001, on: scheduler).map { _ in 3 }.first(), 3)
+    }
+
+    func testWaitUntilCompleted_tellsCompletionFromAnError() {
+        let scheduler = QueueScheduler(name: "wait test")
+        XCTAssertNoThrow(try TestSource([1, 2]).signal.deliver(on: scheduler).waitUntilCompleted().get())
+        XCTAssertNoThrow(try TestSource<Int>([]).signal.waitUntilCompleted().get())
+        XCTAssertThrowsError(try TestSource([1], end: .error(.first)).signal.deliver(on: scheduler).waitUntilCompleted().get()) { error in
+            XCTAssertEqual(error as? TestError, .first)
+        }
+    }
+
+    func testToArray_returnsEveryValueOrNilOnError() {
+        let scheduler = QueueScheduler(name: "toArray test")
+        XCTAssertEqual(TestSource([1, 2, 3]).signal.toArray(), [1, 2, 3])
+        XCTAssertEqual(TestSource([1, 2, 3]).signal.deliver(on: scheduler).toArray(), [1, 2, 3])
+        XCTAssertEqual(TestSource<Int>([]).signal.toArray(), [])
+        XCTAssertNil(TestSource([1], end: .error(.first)).signal.toArray())
+    }
+
+    func testSynchronousForms_releaseTheSubscription() {
+        let (_, first) = trackingLifetime { token in
+            TestSource([1], end: nil).signal.map { value -> Int in _ = token; return value }.first()
+        }
+        XCTAssertFalse(first.isAlive)
+        let (_, array) = trackingLifetime { token in
+            TestSource([1]).signal.map { value -> Int in _ = token; return value }.toArray()
+        }
+        XCTAssertFalse(array.isAlive)
+    }
+
+    func testAsynchronousFirst_runsTheMainRunLoopWhileItWaits() {
+        let signal = TestSource([1, 2]).signal.deliver(on: Scheduler.main)
+        XCTAssertEqual(signal.asynchronousFirst(default: 0, timeout: 10), 1)
+        XCTAssertEqual(try signal.asynchronousFirstResult(timeout: 10).get(), 1)
+    }
+
+    func testAsynchronousFirst_valueFromAnotherThread() {
+        let scheduler = QueueScheduler(name: "asynchronousFirst test")
+        XCTAssertEqual(TestSource([4]).signal.deliver(on: scheduler).asynchronousFirst(default: 0, timeout: 10), 4)
+        onAPlainThread {
+            XCTAssertEqual(TestSource([5]).signal.deliver(on: scheduler).asynchronousFirst(default: 0, timeout: 10), 5)
+        }
+    }
+
+    func testAsynchronousFirst_defaultOnErrorEndOrTimeout() {
+        let (never, input) = Signal<Int, TestError>.pipe()
+        XCTAssertEqual(never.asynchronousFirst(default: 9, timeout: 0.01), 9)
+        XCTAssertEqual(try never.asynchronousFirstResult(timeout: 0).get(), nil)
+        XCTAssertEqual(TestSource<Int>([], end: .error(.first)).signal.deliver(on: Scheduler.main).asynchronousFirst(default: 9, timeout: 10), 9)
+        XCTAssertEqual(TestSource<Int>([]).signal.deliver(on: Scheduler.main).asynchronousFirst(default: 9, timeout: 10), 9)
+        XCTAssertEqual(try TestSource<Int>([]).signal.asynchronousFirstResult(timeout: 10).get(), nil)
+        XCTAssertThrowsError(try TestSource<Int>([], end: .error(.second)).signal.deliver(on: Scheduler.main).asynchronousFirstResult(timeout: 10).get()) { error in
+            XCTAssertEqual(error as? TestError, .second)
+        }
+        _ = input
+    }
+
+    func testAsynchronouslyWaitUntilCompleted_tellsCompletionErrorAndTimeout() {
+        XCTAssertNotNil(try TestSource([1]).signal.deliver(on: Scheduler.main).asynchronouslyWaitUntilCompleted(timeout: 10)?.get())
+        XCTAssertThrowsError(try TestSource([1], end: .error(.first)).signal.deliver(on: Scheduler.main).asynchronouslyWaitUntilCompleted(timeout: 10)?.get()) { error in
+            XCTAssertEqual(error as? TestError, .first)
+        }
+        let (never, input) = Signal<Int, TestError>.pipe()
+        XCTAssertNil(never.asynchronouslyWaitUntilCompleted(timeout: 0.01))
+        _ = input
+    }
+
+    func testAsynchronousForms_disposeTheSubscriptionOnTimeout() {
+        let source = PipeSource()
+        let (_, token) = trackingLifetime { token in
+            source.signal.map { value -> Int in _ = token; return value }.asynchronouslyWaitUntilCompleted(timeout: 0)
+        }
+        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertFalse(token.isAlive)
+    }
+}
