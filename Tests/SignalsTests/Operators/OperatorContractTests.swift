@@ -47,7 +47,6 @@ final class OperatorContractTests: XCTestCase {
         ("deliverOnMainThread", { signal, _ in signal.deliverOnMainThread() }),
         ("subscribe(on:)", { signal, _ in signal.subscribe(on: Scheduler.immediate) }),
         ("combineLatest", { signal, _ in Signal.combineLatest([signal]).map { $0[0] } }),
-        ("sample", { signal, _ in signal.materialize().sample(Signal<Int, Never>.never).dematerialize() }),
         ("take(until:)", { signal, _ in signal.take(until: Signal<Int, Never>.never) }),
     ]
 
