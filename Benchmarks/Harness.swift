@@ -32,6 +32,9 @@ struct Measurement {
     var nanosecondsPerOperation: Double
     var baselineNanosecondsPerOperation: Double
     var peakResidentKilobytes: Int
+    /// The process's resident size before the scenario ran; the peak's growth over it is the
+    /// scenario's own memory.
+    var startResidentKilobytes: Int
 
     var ratio: Double { nanosecondsPerOperation / baselineNanosecondsPerOperation }
 }
@@ -44,6 +47,7 @@ func measure(_ scenario: Scenario, rounds: Int, scale: Double) -> Measurement {
     let count = max(1, Int(Double(scenario.operations) * scale))
     var best = (ours: UInt64.max, baseline: UInt64.max)
     var peak = 0
+    let start = PeakMemory.residentKilobytes()
     for round in 0..<rounds {
         let runBaseline = {
             let work = scenario.prepareBaseline(count)
@@ -67,7 +71,8 @@ func measure(_ scenario: Scenario, rounds: Int, scale: Double) -> Measurement {
         scenario: scenario.name,
         nanosecondsPerOperation: Double(best.ours) / Double(count),
         baselineNanosecondsPerOperation: Double(best.baseline) / Double(count),
-        peakResidentKilobytes: peak
+        peakResidentKilobytes: peak,
+        startResidentKilobytes: start
     )
 }
 
@@ -89,11 +94,7 @@ enum PeakMemory {
 
     /// The high-water mark in KiB: `VmHWM` on Linux, else the process's maximum resident size.
     static func kilobytes() -> Int {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
-            return value
-        }
+        if let value = status("VmHWM:") { return value }
         var usage = rusage()
         #if os(Linux)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
@@ -106,14 +107,26 @@ enum PeakMemory {
         return usage.ru_maxrss
         #endif
     }
+
+    /// The resident size now in KiB (`VmRSS` on Linux; elsewhere the high-water mark so far).
+    static func residentKilobytes() -> Int {
+        status("VmRSS:") ?? kilobytes()
+    }
+
+    /// A figure in KiB from `/proc/self/status`, on Linux.
+    private static func status(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
 }
 
 /// The table for people and the JSON lines for tools.
 enum Report {
     static func printTableHeader() {
         print(pad("scenario", 32) + pad("ns/op", 12, right: true) + pad("baseline ns/op", 16, right: true)
-            + pad("ratio", 9, right: true) + pad("peak RSS KiB", 14, right: true))
-        print(String(repeating: "-", count: 83))
+            + pad("ratio", 9, right: true) + pad("peak RSS KiB", 14, right: true) + pad("growth KiB", 12, right: true))
+        print(String(repeating: "-", count: 95))
     }
 
     static func printRow(_ measurement: Measurement) {
@@ -121,7 +134,8 @@ enum Report {
             + pad(format(measurement.nanosecondsPerOperation), 12, right: true)
             + pad(format(measurement.baselineNanosecondsPerOperation), 16, right: true)
             + pad(format(measurement.ratio), 9, right: true)
-            + pad("\(measurement.peakResidentKilobytes)", 14, right: true))
+            + pad("\(measurement.peakResidentKilobytes)", 14, right: true)
+            + pad("\(measurement.peakResidentKilobytes - measurement.startResidentKilobytes)", 12, right: true))
     }
 
     static func printJSON(_ measurement: Measurement) {
@@ -131,8 +145,25 @@ enum Report {
             ("baseline_ns_per_op", format(measurement.baselineNanosecondsPerOperation)),
             ("ratio", format(measurement.ratio)),
             ("peak_rss_kb", "\(measurement.peakResidentKilobytes)"),
+            ("start_rss_kb", "\(measurement.startResidentKilobytes)"),
+            ("rss_growth_kb", "\(measurement.peakResidentKilobytes - measurement.startResidentKilobytes)"),
         ]
         print("{" + object.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    }
+
+    /// Reads back a line `printJSON` wrote.
+    static func parseJSON(_ line: String) -> Measurement? {
+        guard let data = line.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let scenario = object["scenario"] as? String,
+              let ours = (object["ns_per_op"] as? NSNumber)?.doubleValue,
+              let baseline = (object["baseline_ns_per_op"] as? NSNumber)?.doubleValue,
+              let peak = (object["peak_rss_kb"] as? NSNumber)?.intValue,
+              let start = (object["start_rss_kb"] as? NSNumber)?.intValue else { return nil }
+        return Measurement(
+            scenario: scenario, nanosecondsPerOperation: ours, baselineNanosecondsPerOperation: baseline,
+            peakResidentKilobytes: peak, startResidentKilobytes: start
+        )
     }
 
     private static func format(_ value: Double) -> String {
@@ -143,4 +174,37 @@ enum Report {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return right ? padding + text : text + padding
     }
+}
+
+/// Runs one scenario in a child process of its own (this executable, with `--child NAME`), so that
+/// its peak memory is its own and not the high-water mark of the scenarios before it.
+func measureInChildProcess(_ scenario: Scenario, quick: Bool) -> Measurement {
+    let process = Process()
+    process.executableURL = currentExecutable()
+    process.arguments = ["--child", scenario.name] + (quick ? ["--quick"] : [])
+    let output = Pipe()
+    process.standardOutput = output
+    do {
+        try process.run()
+    } catch {
+        fatalError("Benchmarks: cannot start a child process for \(scenario.name): \(error)")
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0,
+          let line = text.split(separator: "\n").last,
+          let measurement = Report.parseJSON(String(line)) else {
+        fatalError("Benchmarks: the child process for \(scenario.name) failed (status \(process.terminationStatus)): \(text)")
+    }
+    return measurement
+}
+
+/// This executable's path.
+private func currentExecutable() -> URL {
+    #if os(Linux)
+    return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    #else
+    return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    #endif
 }

@@ -5,6 +5,9 @@
 //   swift run Benchmarks --quick               every scenario once, small, to prove they run (CI)
 //   swift run -c release Benchmarks compound   only the scenarios whose name contains "compound"
 //
+// Each scenario runs in a child process of its own (`--child NAME`), so that its peak resident
+// memory is its own; the table also gives the peak's growth over the child's starting size.
+//
 // BENCHMARKS.md defines each baseline and the target ratios.
 
 import Foundation
@@ -12,9 +15,10 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 let json = arguments.contains("--json")
 let quick = arguments.contains("--quick")
-let filters = arguments.filter { !$0.hasPrefix("--") }
+let child = arguments.firstIndex(of: "--child").map { arguments[arguments.index(after: $0)] }
+let filters = arguments.filter { !$0.hasPrefix("--") && $0 != child }
 
-let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios()
+let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios() + hopScenarios()
 let selected = scenarios.filter { scenario in
     filters.isEmpty || filters.contains { scenario.name.contains($0) }
 }
@@ -23,8 +27,17 @@ if selected.isEmpty {
     exit(1)
 }
 
+if let child {
+    guard let scenario = scenarios.first(where: { $0.name == child }) else {
+        print("No scenario is named \(child)")
+        exit(1)
+    }
+    Report.printJSON(measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1))
+    exit(0)
+}
+
 if !json { Report.printTableHeader() }
 for scenario in selected {
-    let measurement = measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1)
+    let measurement = measureInChildProcess(scenario, quick: quick)
     if json { Report.printJSON(measurement) } else { Report.printRow(measurement) }
 }
