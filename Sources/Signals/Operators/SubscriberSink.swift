@@ -15,12 +15,7 @@ extension Signal {
         throughSubscriber makeSink: @escaping (Subscriber<DownstreamValue, DownstreamFailure>) -> SubscriberSink<Value, Failure, DownstreamValue, DownstreamFailure>
     ) -> Signal<DownstreamValue, DownstreamFailure> {
         let makeSink = UncheckedSendable(makeSink)
-        return Signal<DownstreamValue, DownstreamFailure>(producer: { downstream in
-            let output = Subscriber(downstream)
-            downstream.attach(output.disposable)
-            _ = self.observe(makeSink.value(output))
-            return output.disposable
-        })
+        return .serialized { output in _ = self.observe(makeSink.value(output)) }
     }
 }
 
