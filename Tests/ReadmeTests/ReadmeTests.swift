@@ -130,6 +130,34 @@ final class ReadmeTests: XCTestCase {
         XCTAssertTrue(firstTap.isDisposed)
     }
 
+    func testSignalsOperators() {
+        // README: Signals, operators
+        let scheduler = TestScheduler()
+        let (queries, typed) = Signal<String, Never>.pipe()
+        let searches = Mutex<[String]>([])
+        queries.throttle(0.3, on: scheduler).subscribe(next: { query in searches.withLock { $0.append(query) } })
+        typed.sendNext("r")
+        typed.sendNext("ra")
+        scheduler.advance(by: 0.1)
+        typed.sendNext("rac")
+        scheduler.advance(by: 0.3)       // searches: ["rac"], sent once typing paused for 0.3 s
+
+        let (name, nameField) = Signal<String, Never>.pipe()
+        let (password, passwordField) = Signal<String, Never>.pipe()
+        let validity = Mutex<[Bool]>([])
+        Signal.combineLatest(name, password)
+            .map { name, password in !name.isEmpty && password.count >= 8 }
+            .subscribe(next: { isValid in validity.withLock { $0.append(isValid) } })
+        nameField.sendNext("ada")        // nothing yet: the password has no value
+        passwordField.sendNext("secret")
+        passwordField.sendNext("correct horse")
+        // validity: [false, true]
+        // End of README
+
+        XCTAssertEqual(searches.withLock { $0 }, ["rac"])
+        XCTAssertEqual(validity.withLock { $0 }, [false, true])
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -137,7 +165,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 5)
+        XCTAssertEqual(blocks.count, 6)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

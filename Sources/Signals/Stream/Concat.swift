@@ -34,6 +34,9 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
 
     /// Emptied by `deinit`, which takes nested concats apart one level at a time.
     private var parts: Parts
+    /// The signals of a chain of pairs, once flattened; as plain objects, so that the lock is not
+    /// generic.
+    private let flattenedCache = Lock<[AnyObject]?>(nil)
 
     init(_ parts: Parts) {
         self.parts = parts
@@ -64,8 +67,20 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
         // at one subscriber, which serializes them and is what disposal closes.
         let output = Subscriber(sink)
         sink.attach(output.disposable)
-        ConcatRunner(signals: flattened(), output: output).advance()
+        ConcatRunner(signals: flattenedOnce(), output: output).advance()
         return output.disposable
+    }
+
+    /// ``flattened()``, worked out by the first subscription and shared by the later ones, so a
+    /// subscription costs constant extra memory however long the chain.
+    private func flattenedOnce() -> [Signal<Value, Failure>] {
+        if case .list = parts { return flattened() }
+        if let cached = flattenedCache.withLock({ $0 }) {
+            return unsafeBitCast(cached, to: [Signal<Value, Failure>].self)
+        }
+        let signals = flattened()
+        flattenedCache.withLock { $0 = unsafeBitCast(signals, to: [AnyObject].self) }
+        return signals
     }
 
     /// The signals of this concat and of the concats nested in it, in order, without recursion.
