@@ -123,10 +123,36 @@ final class LatestLane<Value>: Lane {
     }
 }
 
+/// The lanes of a junction, kept by the junction's array and read here without reference
+/// counting: a row is made on every value, and retaining each lane for it would cost more than
+/// the lane's own work.
+struct Lanes {
+    private let references: UnsafeMutableBufferPointer<Unmanaged<Lane>>
+
+    init(_ lanes: [Lane]) {
+        references = .allocate(capacity: lanes.count)
+        _ = references.initialize(from: lanes.map(Unmanaged.passUnretained))
+    }
+
+    var count: Int { references.count }
+
+    /// Calls `body` with each lane, in order.
+    @inline(__always)
+    func forEach(_ body: (Lane) -> Void) {
+        for reference in references {
+            reference._withUnsafeGuaranteedRef(body)
+        }
+    }
+
+    func deallocate() {
+        references.deallocate()
+    }
+}
+
 /// Assembles a row of type `Row` from lanes.
 class RowMaker<Row> {
     /// A row made of what each lane writes.
-    func make(from lanes: [Lane]) -> Row {
+    func make(from lanes: Lanes) -> Row {
         preconditionFailure("RowMaker is abstract")
     }
 }
@@ -140,9 +166,9 @@ final class TupleRowMaker<Row>: RowMaker<Row> {
         buffer.deallocate()
     }
 
-    override func make(from lanes: [Lane]) -> Row {
+    override func make(from lanes: Lanes) -> Row {
         let raw = UnsafeMutableRawPointer(buffer)
-        for lane in lanes { lane.write(into: raw) }
+        lanes.forEach { $0.write(into: raw) }
         return buffer.move()
     }
 
@@ -170,11 +196,11 @@ final class ArrayRowMaker<Element>: RowMaker<[Element]> {
         index * MemoryLayout<Element>.stride
     }
 
-    override func make(from lanes: [Lane]) -> [Element] {
+    override func make(from lanes: Lanes) -> [Element] {
         [Element](unsafeUninitializedCapacity: lanes.count) { buffer, initialized in
             if let base = buffer.baseAddress {
                 let raw = UnsafeMutableRawPointer(base)
-                for lane in lanes { lane.write(into: raw) }
+                lanes.forEach { $0.write(into: raw) }
             }
             initialized = lanes.count
         }
@@ -187,16 +213,25 @@ typealias Subscribe = (lane: Lane, start: () -> Void)
 /// A junction whose output is made of rows, one lane per input: zip's and combineLatest's.
 class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Sendable {
     private let rows: RowMaker<Row>
-    private(set) final var lanes: [Lane] = []
+    /// The lanes, owned here.
+    private var laneObjects: [Lane] = []
+    /// The same lanes, for the hot path.
+    private(set) final var lanes = Lanes([])
 
     init(_ downstream: Sink<Row, Failure>, rows: RowMaker<Row>) {
         self.rows = rows
         super.init(downstream)
     }
 
+    deinit {
+        lanes.deallocate()
+    }
+
     /// Subscribes the inputs in order, until the result ends; none completes it at once.
     final func subscribe(_ inputs: [Subscribe]) {
-        lanes = inputs.map(\.lane)
+        laneObjects = inputs.map(\.lane)
+        lanes.deallocate()
+        lanes = Lanes(laneObjects)
         didMakeLanes()
         if inputs.isEmpty { run { [self] in complete() } }
         for input in inputs where !isClosed {
@@ -214,6 +249,6 @@ class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Senda
     }
 
     override final func didEnd() {
-        for lane in lanes { lane.removeAll() }
+        lanes.forEach { $0.removeAll() }
     }
 }

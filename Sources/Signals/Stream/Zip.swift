@@ -72,7 +72,8 @@ final class ZipJunction<Row, Failure: Error>: RowJunction<Row, Failure>, @unchec
         guard emptyLanes == 0 else { return }
         let row = makeRow()
         var isFinished = false
-        for lane in lanes where lane.count == 0 {
+        lanes.forEach { lane in
+            guard lane.count == 0 else { return }
             emptyLanes += 1
             if lane.isCompleted { isFinished = true }
         }

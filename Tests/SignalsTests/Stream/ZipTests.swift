@@ -124,7 +124,8 @@ final class RowTests: XCTestCase {
     }
 
     private func takeFirst(_ lane: QueueLane<String>) -> String {
-        let row = TupleRowMaker<String>()
-        return row.make(from: [lane])
+        let lanes = Lanes([lane])
+        defer { lanes.deallocate() }
+        return TupleRowMaker<String>().make(from: lanes)
     }
 }
