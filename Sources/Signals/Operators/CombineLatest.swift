@@ -25,17 +25,15 @@ extension Signal {
     /// RAC 2.5: `+combineLatest:`.
     public static func combineLatest<each V>(_ signals: repeat Signal<each V, Failure>) -> Signal<(repeat each V), Failure>
     where Value == (repeat each V) {
-        let offsets = TupleRowMaker<Value>.offsets(of: repeat (each V).self)
         var inputs: [(CombineLatestJunction<Value, Failure>, Int) -> Subscribe] = []
         for signal in repeat each signals {
             inputs.append(LatestInput.make(signal))
         }
-        let makers = UncheckedSendable(inputs)
-        return Signal(producer: { downstream in
-            let combine = CombineLatestJunction(downstream, rows: TupleRowMaker<Value>())
-            combine.subscribe(makers.value.indices.map { makers.value[$0](combine, offsets[$0]) })
-            return combine.subscription
-        }).named("+combineLatest:")
+        return joining(
+            { CombineLatestJunction($0, rows: TupleRowMaker<Value>()) },
+            inputs: inputs,
+            offsets: TupleRowMaker<Value>.offsets(of: repeat (each V).self)
+        ).named("+combineLatest:")
     }
 
     /// Sends the latest value of every signal, as an array in the order of the signals, each time
@@ -48,14 +46,12 @@ extension Signal {
     /// RAC 2.5: `+combineLatest:`.
     public static func combineLatest<V>(_ signals: some Sequence<Signal<V, Failure>>) -> Signal<[V], Failure>
     where Value == [V] {
-        let signals = UncheckedSendable(Array(signals))
-        return Signal(producer: { downstream in
-            let combine = CombineLatestJunction(downstream, rows: ArrayRowMaker<V>())
-            combine.subscribe(signals.value.indices.map { index in
-                LatestInput.make(signals.value[index])(combine, ArrayRowMaker<V>.offset(ofLaneAt: index))
-            })
-            return combine.subscription
-        }).named("+combineLatest:")
+        let inputs = signals.map { LatestInput<V, [V], Failure>.make($0) }
+        return joining(
+            { CombineLatestJunction($0, rows: ArrayRowMaker<V>()) },
+            inputs: inputs,
+            offsets: inputs.indices.map(ArrayRowMaker<V>.offset(ofLaneAt:))
+        ).named("+combineLatest:")
     }
 }
 

@@ -210,6 +210,25 @@ final class ArrayRowMaker<Element>: RowMaker<[Element]> {
 /// Subscribes one input of a ``RowJunction``, once every lane exists.
 typealias Subscribe = (lane: Lane, start: () -> Void)
 
+extension Signal {
+    /// A signal whose subscriptions make a junction with `makeJunction`, then subscribe the
+    /// inputs to it in order: `inputs[i]` makes the lane and the sink of input `i`, whose values
+    /// go at `offsets[i]` in a row. How `zip` and `combineLatest` are built.
+    static func joining<Junction: RowJunction<Value, Failure>>(
+        _ makeJunction: @escaping (Sink<Value, Failure>) -> Junction,
+        inputs: [(Junction, Int) -> Subscribe],
+        offsets: [Int]
+    ) -> Signal {
+        let makeJunction = UncheckedSendable(makeJunction)
+        let inputs = UncheckedSendable(inputs)
+        return Signal(producer: { downstream in
+            let junction = makeJunction.value(downstream)
+            junction.subscribe(inputs.value.indices.map { inputs.value[$0](junction, offsets[$0]) })
+            return junction.subscription
+        })
+    }
+}
+
 /// A junction whose output is made of rows, one lane per input: zip's and combineLatest's.
 class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Sendable {
     private let rows: RowMaker<Row>

@@ -23,17 +23,15 @@ extension Signal {
     /// RAC 2.5: `+zip:`.
     public static func zip<each V>(_ signals: repeat Signal<each V, Failure>) -> Signal<(repeat each V), Failure>
     where Value == (repeat each V) {
-        let offsets = TupleRowMaker<Value>.offsets(of: repeat (each V).self)
         var inputs: [(ZipJunction<Value, Failure>, Int) -> Subscribe] = []
         for signal in repeat each signals {
             inputs.append(ZipInput.make(signal))
         }
-        let makers = UncheckedSendable(inputs)
-        return Signal(producer: { downstream in
-            let zip = ZipJunction(downstream, rows: TupleRowMaker<Value>())
-            zip.subscribe(makers.value.indices.map { makers.value[$0](zip, offsets[$0]) })
-            return zip.subscription
-        }).named("+zip:")
+        return joining(
+            { ZipJunction($0, rows: TupleRowMaker<Value>()) },
+            inputs: inputs,
+            offsets: TupleRowMaker<Value>.offsets(of: repeat (each V).self)
+        ).named("+zip:")
     }
 
     /// Combines the n-th values of all the signals into an array, in the order of the signals.
@@ -43,14 +41,12 @@ extension Signal {
     /// RAC 2.5: `+zip:`.
     public static func zip<V>(_ signals: some Sequence<Signal<V, Failure>>) -> Signal<[V], Failure>
     where Value == [V] {
-        let signals = UncheckedSendable(Array(signals))
-        return Signal(producer: { downstream in
-            let zip = ZipJunction(downstream, rows: ArrayRowMaker<V>())
-            zip.subscribe(signals.value.indices.map { index in
-                ZipInput.make(signals.value[index])(zip, ArrayRowMaker<V>.offset(ofLaneAt: index))
-            })
-            return zip.subscription
-        }).named("+zip:")
+        let inputs = signals.map { ZipInput<V, [V], Failure>.make($0) }
+        return joining(
+            { ZipJunction($0, rows: ArrayRowMaker<V>()) },
+            inputs: inputs,
+            offsets: inputs.indices.map(ArrayRowMaker<V>.offset(ofLaneAt:))
+        ).named("+zip:")
     }
 }
 
