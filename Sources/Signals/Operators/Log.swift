@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Disposables
 
 extension Signal {
     /// Writes a line to ``SignalLog/sink`` for each event, then sends it on.
@@ -86,7 +86,13 @@ public enum SignalLog {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    private static let current = Mutex<@Sendable (String) -> Void>(standardError)
+    /// The sink, in a struct so that the lock's generic value is not a bare closure. `Lock` (not a
+    /// bare `Mutex`) so that ThreadSanitizer sees the locking.
+    private struct Current {
+        var sink: @Sendable (String) -> Void
+    }
+
+    private static let current = Lock(Current(sink: standardError))
 
     /// The function each log line is given to, without a trailing newline.
     ///
@@ -94,8 +100,8 @@ public enum SignalLog {
     /// goes to the old sink or the new one. It is called on the thread that sends the event,
     /// without any lock of the library held.
     public static var sink: @Sendable (String) -> Void {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        get { current.withLock { $0.sink } }
+        set { current.withLock { $0.sink = newValue } }
     }
 
     /// Gives `line` to the current sink.
