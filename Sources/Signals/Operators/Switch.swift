@@ -30,7 +30,7 @@ extension Signal {
         let choices = SwitchCases(cases: cases, default: defaultSignal)
         return keys.map(choices.signal(for:))
             .switchToLatest()
-        .named("+switch: \(keys.name ?? "") cases: \(cases.keys) default: \(defaultSignal?.name ?? "nil")")
+            .named("+switch: \(keys.name ?? "") cases: \(cases.keys) default: \(defaultSignal?.name ?? "nil")")
     }
 
     /// Sends the values of `then` while `condition` last sent `true`, and of `else` while it last
