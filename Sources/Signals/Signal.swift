@@ -96,7 +96,10 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     where Target.Value == Value, Target.Failure == Failure {
         let subscription = CompoundDisposable()
         subscriber.didSubscribe(with: subscription)
-        subscription.add(observe(ForwardingSink(target: subscriber)))
+        // The sink adds the upstream subscription when it is attached, before any event; adding
+        // what `observe` returns too covers a producer that ended without attaching (adding the
+        // same disposable twice only disposes it twice, which does nothing the second time).
+        subscription.add(observe(ForwardingSink(target: subscriber, subscription: subscription)))
         return subscription
     }
 

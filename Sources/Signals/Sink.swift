@@ -175,10 +175,19 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 /// cancelled or after the terminal event.
 package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private var target: (any SubscriberProtocol<Value, Failure>)?
+    /// The disposable the target was given, if any: the upstream subscription joins it as soon as
+    /// it is attached, so that the target can end a subscription still sending synchronously
+    /// (a `repeat()` of a synchronous signal, say) from inside one of its callbacks.
+    private let subscription: CompoundDisposable?
 
-    package init(target: any SubscriberProtocol<Value, Failure>) {
+    package init(target: any SubscriberProtocol<Value, Failure>, subscription: CompoundDisposable? = nil) {
         self.target = target
+        self.subscription = subscription
         super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        subscription?.add(upstream)
     }
 
     package override func receive(_ value: Value) {

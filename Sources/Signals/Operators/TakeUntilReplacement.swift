@@ -1,0 +1,88 @@
+import Disposables
+
+extension Signal {
+    /// Sends this signal's values until `replacement` sends anything, then disposes this signal
+    /// and sends what `replacement` sends instead.
+    ///
+    /// `replacement` is subscribed first: when it sends something at once, this signal is never
+    /// subscribed. This signal's error is sent (and ends the result), but its completion is not:
+    /// the result waits for `replacement`, whose error or completion alone ends it (and disposes
+    /// this signal first). Disposal disposes both.
+    ///
+    /// ```swift
+    /// cachedResults.take(untilReplacement: freshResults)
+    /// ```
+    ///
+    /// RAC 2.5: `-takeUntilReplacement:`.
+    public func take(untilReplacement replacement: Signal) -> Signal {
+        Signal(producer: { downstream in
+            // Both signals send to one subscriber, which serializes them and which disposal closes.
+            let output = Subscriber(downstream)
+            downstream.attach(output.disposable)
+            let source = SerialDisposable()
+            output.disposable.add(source)
+            _ = replacement.observe(ReplacementSink(output, replacing: source))
+            if !source.isDisposed {
+                _ = self.observe(ReplacedSink(output, subscription: source))
+            }
+            return output.disposable
+        }).named(derivedName("-takeUntilReplacement: \(replacement.name ?? "")"))
+    }
+}
+
+/// The source side of `take(untilReplacement:)`: everything but completion goes through.
+private final class ReplacedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let output: Subscriber<Value, Failure>
+    private let subscription: SerialDisposable
+
+    init(_ output: Subscriber<Value, Failure>, subscription: SerialDisposable) {
+        self.output = output
+        self.subscription = subscription
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        subscription.disposable = upstream
+    }
+
+    package override func receive(_ value: Value) {
+        output.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        output.sendError(error)
+    }
+
+    // Completion ends only the source: the result waits for the replacement.
+}
+
+/// The replacement side of `take(untilReplacement:)`: its first event ends the source.
+private final class ReplacementSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let output: Subscriber<Value, Failure>
+    private let source: SerialDisposable
+
+    init(_ output: Subscriber<Value, Failure>, replacing source: SerialDisposable) {
+        self.output = output
+        self.source = source
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        output.disposable.add(upstream)
+    }
+
+    package override func receive(_ value: Value) {
+        source.dispose()
+        output.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        source.dispose()
+        output.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        source.dispose()
+        output.sendCompleted()
+    }
+}
