@@ -100,6 +100,27 @@ func signalScenarios() -> [Scenario] { [
         }
     ),
     Scenario(
+        name: "signal.repeat",
+        operations: 1_000_000,
+        ours: { count in
+            let sink = Sink()
+            Signal<Int, Never>.return(1).repeat().take(count).subscribe(next: { sink.value &+= $0 })
+            precondition(sink.value == count, "signal.repeat ran asynchronously")
+        },
+        baseline: { count in
+            // Per repetition, a fresh subscription object holding the value closure, as churn's.
+            let sink = Sink()
+            let add: (Int) -> Void = opaque { sink.value &+= $0 }
+            let source: Source = opaque { sink in sink(1) }
+            for _ in 0..<count {
+                let subscription = ChurnSubscription(add)
+                source { subscription.next?($0) }
+                subscription.next = nil
+            }
+            precondition(sink.value == count)
+        }
+    ),
+    Scenario(
         name: "signal.switch",
         operations: 100_000,
         prepareOurs: { count in
