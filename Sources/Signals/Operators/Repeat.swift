@@ -1,5 +1,4 @@
 import Disposables
-import Synchronization
 
 extension Signal {
     /// Sends this signal's values over and over: subscribes again each time it completes.
@@ -73,46 +72,23 @@ private enum ResubscribePolicy {
     case retry(limit: Int)
 }
 
-/// Subscribes to the source again and again, through a trampoline, as `ConcatRunner` does.
-///
-/// `advance()` asks for one more subscription. The call that finds nobody looping becomes the
-/// loop and subscribes until no request is left; a subscription that ends while it is being made
-/// only adds a request, so a million synchronous repetitions take a million turns of one loop.
-///
-/// The output's disposable holds the current subscription, not the runner: the runner lives as
-/// long as a subscription it made can still send to it.
-private final class ResubscribeRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+/// Subscribes to the source again and again, through ``SequentialRunner``'s trampoline, so a
+/// million synchronous repetitions take a million turns of one loop.
+private final class ResubscribeRunner<Value, Failure: Error>: SequentialRunner<Value, Failure>, @unchecked Sendable {
     private let source: Signal<Value, Failure>
-    private let output: Subscriber<Value, Failure>
     private let policy: ResubscribePolicy
     /// Touched only by the current subscription's events, which end before the next one starts.
     private var retries = 0
-    private let requests = Atomic<Int>(0)
-    private let current = SerialDisposable()
 
     init(source: Signal<Value, Failure>, output: Subscriber<Value, Failure>, policy: ResubscribePolicy) {
         self.source = source
-        self.output = output
         self.policy = policy
-        super.init()
-        output.disposable.add(current)
+        super.init(output: output)
     }
 
-    func advance() {
-        if requests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
-        repeat {
-            if output.isDisposed { return }
-            _ = source.observe(self)
-        } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        // The previous subscription has ended: replacing it needs no disposal.
-        current.disposable = upstream
-    }
-
-    package override func receive(_ value: Value) {
-        output.sendNext(value)
+    override func subscribeNext() -> Bool {
+        _ = source.observe(self)
+        return true
     }
 
     package override func receive(error: Failure) {

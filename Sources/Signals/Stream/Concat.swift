@@ -124,52 +124,73 @@ extension ConcatSignal.Parts {
     }
 }
 
-/// Subscribes to the signals one after the other, through a trampoline.
+/// Subscribes to one signal after another, through a trampoline: what `concat`, `repeat` and
+/// `retry` share.
 ///
-/// `advance()` asks for the next signal. The call that finds nobody looping becomes the loop and
-/// subscribes to signals until no request is left; a signal that completes while it is being
-/// subscribed only adds a request, so a million synchronous signals take a million turns of one
-/// loop, not a million nested calls. The signals' events go to `output`.
+/// `advance()` asks for the next subscription. The call that finds nobody looping becomes the loop
+/// and subscribes until no request is left; a subscription that ends while it is being made only
+/// adds a request, so a million synchronous signals take a million turns of one loop, not a
+/// million nested calls. The signals' values go to `output`; subclasses decide what a terminal
+/// event does.
 ///
-/// The output's disposable holds the current signal's subscription, not the runner: the runner
-/// lives as long as a signal it subscribed to can still send to it.
-private final class ConcatRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, Failure>
-    /// The signals as plain objects: reading one from an array of a generic class type would cost
-    /// unspecialized code a metadata lookup per signal.
-    private let signals: [AnyObject]
-    // Touched only by the loop, which the request count makes exclusive.
-    private var index = 0
+/// The output's disposable holds the current subscription, not the runner: the runner lives as
+/// long as a signal it subscribed to can still send to it.
+class SequentialRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    final let output: Subscriber<Value, Failure>
     private let requests = Atomic<Int>(0)
     private let current = SerialDisposable()
 
-    init(signals: [Signal<Value, Failure>], output: Subscriber<Value, Failure>) {
-        self.signals = unsafeBitCast(signals, to: [AnyObject].self)
+    init(output: Subscriber<Value, Failure>) {
         self.output = output
         super.init()
         output.disposable.add(current)
     }
 
-    func advance() {
+    final func advance() {
         if requests.add(1, ordering: .acquiringAndReleasing).oldValue > 0 { return }
         repeat {
-            if output.isDisposed { return }
-            guard index < signals.count else {
-                output.sendCompleted()
-                return
-            }
-            let signal = unsafeBitCast(signals[index], to: Signal<Value, Failure>.self)
-            index += 1
-            _ = signal.observe(self)
+            if output.isDisposed || !subscribeNext() { return }
         } while requests.subtract(1, ordering: .acquiringAndReleasing).newValue > 0
     }
 
-    package override func attach(_ upstream: Disposable) {
+    /// Subscribes this runner to the next signal and returns `true`, or ends `output` and returns
+    /// `false` when there is none. Called by the loop only.
+    func subscribeNext() -> Bool {
+        false
+    }
+
+    package override final func attach(_ upstream: Disposable) {
+        // The previous subscription has ended: replacing it needs no disposal.
         current.disposable = upstream
     }
 
-    package override func receive(_ value: Value) {
+    package override final func receive(_ value: Value) {
         output.sendNext(value)
+    }
+}
+
+/// Subscribes to the signals of a concat one after the other.
+private final class ConcatRunner<Value, Failure: Error>: SequentialRunner<Value, Failure>, @unchecked Sendable {
+    /// The signals as plain objects: reading one from an array of a generic class type would cost
+    /// unspecialized code a metadata lookup per signal.
+    private let signals: [AnyObject]
+    // Touched only by the loop, which the request count makes exclusive.
+    private var index = 0
+
+    init(signals: [Signal<Value, Failure>], output: Subscriber<Value, Failure>) {
+        self.signals = unsafeBitCast(signals, to: [AnyObject].self)
+        super.init(output: output)
+    }
+
+    override func subscribeNext() -> Bool {
+        guard index < signals.count else {
+            output.sendCompleted()
+            return false
+        }
+        let signal = unsafeBitCast(signals[index], to: Signal<Value, Failure>.self)
+        index += 1
+        _ = signal.observe(self)
+        return true
     }
 
     package override func receive(error: Failure) {
