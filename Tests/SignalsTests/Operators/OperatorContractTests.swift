@@ -29,6 +29,8 @@ final class OperatorContractTests: XCTestCase {
         ("switchToLatest", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.switchToLatest() }),
         ("flatten(maxConcurrent: 1)", { signal, token in signal.map { _ = token; return Signal<Int, TestError>.return($0) }.flatten(maxConcurrent: 1) }),
         ("zip", { signal, _ in Signal.zip([signal]).map { $0[0] } }),
+        ("skip(until:)", { signal, token in signal.skip(until: Signal<Void, Never>.empty.map { _ = token }) }),
+        ("ignoreNil", { signal, token in signal.map { _ = token; return Optional($0) }.ignoreNil() }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {
