@@ -31,6 +31,10 @@ final class OperatorContractTests: XCTestCase {
         ("zip", { signal, _ in Signal.zip([signal]).map { $0[0] } }),
         ("skip(until:)", { signal, token in signal.skip(until: Signal<Void, Never>.empty.map { _ = token }) }),
         ("ignoreNil", { signal, token in signal.map { _ = token; return Optional($0) }.ignoreNil() }),
+        ("catch", { signal, token in signal.catch { _ = token; return .error($0) } }),
+        ("try", { signal, token in signal.try { _ in _ = token } }),
+        ("tryMap", { signal, token in signal.tryMap { _ = token; return $0 } }),
+        ("mapError", { signal, token in signal.mapError { _ = token; return $0 } }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {
