@@ -13,7 +13,7 @@ extension Signal {
     /// keystrokes.skip(until: editorReady)
     /// ```
     ///
-    /// RAC 2.5: the seed's `-skipUntil:` (RAC 4: `skip(until:)`), the twin of `-takeUntil:`.
+    /// RAC 2.5: none, the twin of `-takeUntil:` (the `-skipUntil:` the seed adds; RAC 4: `skip(until:)`).
     public func skip<U, F2>(until trigger: Signal<U, F2>) -> Signal {
         Signal(producer: { downstream in
             // The trigger and the source may send on different threads; the source's events meet
