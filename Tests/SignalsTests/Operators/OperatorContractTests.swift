@@ -48,6 +48,12 @@ final class OperatorContractTests: XCTestCase {
         ("subscribe(on:)", { signal, _ in signal.subscribe(on: Scheduler.immediate) }),
         ("combineLatest", { signal, _ in Signal.combineLatest([signal]).map { $0[0] } }),
         ("take(until:)", { signal, _ in signal.take(until: Signal<Int, Never>.never) }),
+        ("skip(until:)", { signal, token in signal.skip(until: Signal<Void, Never>.empty.map { _ = token }) }),
+        ("ignoreNil", { signal, token in signal.map { _ = token; return Optional($0) }.ignoreNil() }),
+        ("catch", { signal, token in signal.catch { _ = token; return .error($0) } }),
+        ("try", { signal, token in signal.try { _ in _ = token } }),
+        ("tryMap", { signal, token in signal.tryMap { _ = token; return $0 } }),
+        ("mapError", { signal, token in signal.mapError { _ = token; return $0 } }),
     ]
 
     func testEveryOperator_passesValuesAndCompletion() {

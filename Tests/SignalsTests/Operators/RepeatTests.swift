@@ -112,6 +112,25 @@ final class RepeatTests: XCTestCase {
         XCTAssertEqual(offThread.value, 0)
     }
 
+    func testRepeat_disposalFromAnotherThreadStopsASynchronousLoop() {
+        let count = Counter()
+        let box = DisposableBox()
+        let subscriber = Subscriber<Int, Never>(next: { _ in count.increment() })
+        box.disposable = subscriber.disposable
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            QueueScheduler(name: "looping").performAsCurrentScheduler {
+                // Returns only once the loop has stopped.
+                Signal<Int, Never>.return(1).repeat().subscribe(subscriber)
+            }
+            finished.signal()
+        }.start()
+        while count.value < 1_000 { sched_yield() }
+        box.disposable?.dispose()
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+        XCTAssertTrue(subscriber.isDisposed)
+    }
+
     func testRepeat_releasesEverythingAfterTake() {
         let (recorder, token) = trackingLifetime { token in
             Signal<Int, TestError> { subscriber in

@@ -1,0 +1,125 @@
+import Disposables
+
+extension Signal {
+    /// Sends this signal's values and completion; on an error, subscribes to the signal `handler`
+    /// makes from it and sends what that signal sends instead.
+    ///
+    /// The failed subscription is disposed before `handler` runs. The result ends when the
+    /// handler's signal ends, and may have another failure type: `Never` when the handler's signal
+    /// cannot fail. Disposal disposes whichever subscription is current.
+    ///
+    /// ```swift
+    /// fetch.catch { _ in Signal<Data, Never>.return(cachedData) }
+    /// ```
+    ///
+    /// RAC 2.5: `-catch:`.
+    public func `catch`<NewFailure>(
+        _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
+    ) -> Signal<Value, NewFailure> {
+        catching(handler).named(derivedName("-catch:"))
+    }
+
+    /// ``catch(_:)`` for a handler whose signal keeps the failure type, so that its result needs
+    /// no type annotation: `signal.catch { _ in .empty }`.
+    ///
+    /// RAC 2.5: `-catch:`.
+    public func `catch`(_ handler: @escaping @Sendable (Failure) -> Signal) -> Signal {
+        catching(handler).named(derivedName("-catch:"))
+    }
+
+    /// Sends this signal's values and completion; on an error, sends what `replacement` sends
+    /// instead.
+    ///
+    /// The same as `catch { _ in replacement }`.
+    ///
+    /// RAC 2.5: `-catchTo:`.
+    public func `catch`<NewFailure>(to replacement: Signal<Value, NewFailure>) -> Signal<Value, NewFailure> {
+        catching { _ in replacement }.named(derivedName("-catchTo: \(replacement.name ?? "")"))
+    }
+
+    /// ``catch(to:)`` for a replacement that keeps the failure type, so that it needs no type
+    /// annotation: `signal.catch(to: .empty)`.
+    ///
+    /// RAC 2.5: `-catchTo:`.
+    public func `catch`(to replacement: Signal) -> Signal {
+        catching { _ in replacement }.named(derivedName("-catchTo: \(replacement.name ?? "")"))
+    }
+
+    private func catching<NewFailure>(
+        _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
+    ) -> Signal<Value, NewFailure> {
+        Signal<Value, NewFailure>(producer: { downstream in
+            // The source and the handler's signal may send on different threads: their events
+            // meet at one subscriber, which serializes them and is what disposal closes.
+            let output = Subscriber(downstream)
+            downstream.attach(output.disposable)
+            let current = SerialDisposable()
+            output.disposable.add(current)
+            _ = self.observe(CatchSink(output, current: current, handler: handler))
+            return output.disposable
+        })
+    }
+}
+
+/// The source side of `catch`: on an error, subscribes the output to the handler's signal.
+private final class CatchSink<Value, Failure: Error, NewFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let output: Subscriber<Value, NewFailure>
+    private let current: SerialDisposable
+    private let handler: @Sendable (Failure) -> Signal<Value, NewFailure>
+
+    init(
+        _ output: Subscriber<Value, NewFailure>,
+        current: SerialDisposable,
+        handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
+    ) {
+        self.output = output
+        self.current = current
+        self.handler = handler
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        current.disposable = upstream
+    }
+
+    package override func receive(_ value: Value) {
+        output.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        _ = handler(error).observe(CaughtSink(output, current: current))
+    }
+
+    package override func receiveCompleted() {
+        output.sendCompleted()
+    }
+}
+
+/// The handler's signal's side of `catch`: everything goes to the output.
+private final class CaughtSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let output: Subscriber<Value, Failure>
+    private let current: SerialDisposable
+
+    init(_ output: Subscriber<Value, Failure>, current: SerialDisposable) {
+        self.output = output
+        self.current = current
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        // The source's subscription has ended: replacing it needs no disposal.
+        current.disposable = upstream
+    }
+
+    package override func receive(_ value: Value) {
+        output.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        output.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        output.sendCompleted()
+    }
+}

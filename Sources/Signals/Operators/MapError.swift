@@ -1,0 +1,62 @@
+extension Signal {
+    /// Sends this signal's values and completion, and `transform(error)` in place of its error.
+    ///
+    /// ```swift
+    /// fetch.mapError { AppError.network($0) }
+    /// ```
+    ///
+    /// RAC 2.5: none; RAC 4: `mapError(_:)`.
+    public func mapError<NewFailure>(
+        _ transform: @escaping @Sendable (Failure) -> NewFailure
+    ) -> Signal<Value, NewFailure> {
+        lift { MapErrorSink($0, transform) }.named(derivedName("-mapError:"))
+    }
+}
+
+extension Signal where Failure == Never {
+    /// This signal, which cannot fail, as a signal with the failure type `NewFailure`, so that it
+    /// combines with signals that can.
+    ///
+    /// ```swift
+    /// let ticks: Signal<Int, NetworkError> = counter.promoteError()
+    /// ```
+    ///
+    /// - Parameter _: The new failure type; inferred from the context when left out.
+    ///
+    /// RAC 2.5: none; RAC 4: `promoteErrors(_:)`.
+    public func promoteError<NewFailure>(_: NewFailure.Type = NewFailure.self) -> Signal<Value, NewFailure> {
+        lift { PromoteErrorSink($0) }.named(derivedName("-promoteErrors"))
+    }
+}
+
+private final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: OperatorSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
+    private let transform: @Sendable (Failure) -> NewFailure
+
+    init(_ downstream: Sink<Value, NewFailure>, _ transform: @escaping @Sendable (Failure) -> NewFailure) {
+        self.transform = transform
+        super.init(downstream)
+    }
+
+    package override func receive(_ value: Value) {
+        downstream.receive(value)
+    }
+
+    package override func receive(error: Failure) {
+        downstream.receive(error: transform(error))
+    }
+
+    package override func receiveCompleted() {
+        downstream.receiveCompleted()
+    }
+}
+
+/// Passes values and completion on; there is no error to pass.
+private final class PromoteErrorSink<Value, NewFailure: Error>: OperatorSink<Value, Never, Value, NewFailure>, @unchecked Sendable {
+    package override func receive(_ value: Value) {
+        downstream.receive(value)
+    }
+
+    package override func receiveCompleted() {
+        downstream.receiveCompleted()
+    }
+}

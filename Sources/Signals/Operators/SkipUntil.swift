@@ -1,0 +1,96 @@
+import Disposables
+import Synchronization
+
+extension Signal {
+    /// Drops this signal's values until `trigger` sends a value or completes, then sends the rest.
+    ///
+    /// `trigger` is subscribed first, so a trigger that fires at once lets every value through;
+    /// once it has fired, its subscription is disposed. A `trigger` error is ignored: values go on
+    /// being dropped. This signal's error and completion pass through at any time (completion
+    /// disposes the trigger first), and disposal disposes both.
+    ///
+    /// ```swift
+    /// keystrokes.skip(until: editorReady)
+    /// ```
+    ///
+    /// RAC 2.5: none, the twin of `-takeUntil:` (the `-skipUntil:` the seed adds; RAC 4: `skip(until:)`).
+    public func skip<U, F2>(until trigger: Signal<U, F2>) -> Signal {
+        Signal(producer: { downstream in
+            // The trigger and the source may send on different threads; the source's events meet
+            // downstream at one subscriber, which disposal closes along with the trigger.
+            let output = Subscriber(downstream)
+            downstream.attach(output.disposable)
+            let gate = SkipGate()
+            output.disposable.add(gate.trigger)
+            _ = trigger.observe(SkipTriggerSink(gate))
+            _ = self.observe(SkippingSink(output, gate))
+            return output.disposable
+        }).named(derivedName("-skipUntil: \(trigger.name ?? "")"))
+    }
+}
+
+/// Whether the trigger of `skip(until:)` has fired, and the trigger's subscription.
+private final class SkipGate: Sendable {
+    private let opened = Atomic<Bool>(false)
+    let trigger = SerialDisposable()
+
+    var isOpen: Bool {
+        opened.load(ordering: .acquiring)
+    }
+
+    /// Lets values through from now on, and ends the trigger's subscription.
+    func open() {
+        opened.store(true, ordering: .releasing)
+        trigger.dispose()
+    }
+}
+
+private final class SkipTriggerSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let gate: SkipGate
+
+    init(_ gate: SkipGate) {
+        self.gate = gate
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        gate.trigger.disposable = upstream
+    }
+
+    package override func receive(_ value: Value) {
+        gate.open()
+    }
+
+    package override func receiveCompleted() {
+        gate.open()
+    }
+
+    // An error from the trigger is ignored, as in the seed: the gate stays shut.
+}
+
+private final class SkippingSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let output: Subscriber<Value, Failure>
+    private let gate: SkipGate
+
+    init(_ output: Subscriber<Value, Failure>, _ gate: SkipGate) {
+        self.output = output
+        self.gate = gate
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        output.disposable.add(upstream)
+    }
+
+    package override func receive(_ value: Value) {
+        if gate.isOpen { output.sendNext(value) }
+    }
+
+    package override func receive(error: Failure) {
+        output.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        output.sendCompleted()
+    }
+}
