@@ -31,6 +31,8 @@ package struct DeliveryContext {
         var deferred = Queue<(lock: ObjectIdentifier, work: () -> Void)>()
         /// Whether the outermost frame is running `deferred` already.
         var isRunningDeferred = false
+        /// Objects let go of inside a delivery, released once this thread has left them all.
+        var retired: [AnyObject] = []
     }
 
     /// Names the thread while it lives: what a ``DeliveryLock`` records as its owner.
@@ -62,26 +64,55 @@ package struct DeliveryContext {
         state.pointee.hasDeferred = true
     }
 
-    /// Does the work put off, in order, including work it puts off in turn. Called when `depth`
-    /// returns to 0.
+    /// Lets go of `object` once this thread has left its outermost delivery, or now when it is
+    /// in none.
+    ///
+    /// This is what lets a delivery call the sink below a lock without retaining it for the call:
+    /// the sink is let go of only by the lock's owner, and when the owner lets go of it from
+    /// inside a delivery (a subscriber disposing its own subscription from its callback), one of
+    /// the sink's methods may be running further up the stack, so the release waits until every
+    /// delivery on this thread has returned.
+    func retire(_ object: AnyObject) {
+        guard depth > 0 else { return }
+        state.pointee.retired.append(object)
+        state.pointee.hasDeferred = true
+    }
+
+    /// Does the work put off, in order, including work it puts off in turn, then releases what
+    /// was retired. Called when `depth` returns to 0.
     func runDeferred() {
         if state.pointee.isRunningDeferred { return }
         state.pointee.isRunningDeferred = true
         defer { state.pointee.isRunningDeferred = false }
-        while let next = state.pointee.deferred.popFirst() {
+        repeat {
+            while let next = state.pointee.deferred.popFirst() {
+                state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
+                next.work()
+            }
+            var retired: [AnyObject] = []
+            swap(&retired, &state.pointee.retired)
             state.pointee.hasDeferred = !state.pointee.deferred.isEmpty
-            next.work()
-        }
+            // A deinit may put work off or retire more in turn: go on until nothing is left.
+            retired.removeAll()
+        } while state.pointee.hasDeferred
     }
 
     /// The calling thread's context, made on its first use and freed when the thread exits.
     static var current: DeliveryContext {
-        @inline(__always) get {
-            if let pointer = pthread_getspecific(slot.key) {
-                return DeliveryContext(state: pointer.assumingMemoryBound(to: State.self))
-            }
-            return makeCurrent()
+        @inline(__always) get { current(in: key) }
+    }
+
+    /// The thread-local key of the contexts. A hot path reads it once, into a constant, so that
+    /// finding the current context costs no check of a lazy global.
+    static var key: pthread_key_t { slot.key }
+
+    /// The calling thread's context, given ``key``.
+    @inline(__always)
+    static func current(in key: pthread_key_t) -> DeliveryContext {
+        if let pointer = pthread_getspecific(key) {
+            return DeliveryContext(state: pointer.assumingMemoryBound(to: State.self))
         }
+        return makeCurrent()
     }
 
     @inline(never)

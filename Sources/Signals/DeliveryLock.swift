@@ -25,6 +25,7 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
     private let owner = Atomic<UInt>(0)
     /// Looked up once, so that an event costs no check of a lazy global.
     private let isAnnotated = ThreadSanitizer.isActive
+    private let contextKey = DeliveryContext.key
 
     /// What ``perform(in:_:)`` did.
     package enum Admission {
@@ -39,6 +40,11 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
 
     package override init() {
         super.init()
+    }
+
+    /// The calling thread's ``DeliveryContext``.
+    package final var currentContext: DeliveryContext {
+        @inline(__always) get { DeliveryContext.current(in: contextKey) }
     }
 
     /// Runs `body` as the lock's owner, waiting for another thread's delivery to end when this
@@ -74,7 +80,7 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
     /// holds on to what it uses). From a thread inside another delivery while another thread
     /// owns the lock, it runs once this thread has left its outermost delivery.
     package final func quiesce(_ work: @escaping () -> Void) {
-        let context = DeliveryContext.current
+        let context = currentContext
         switch perform(in: context, { work(); didQuiesce() }) {
         case .performed:
             return

@@ -147,7 +147,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 /// class's own parameters (`hasPending` stands for the queue), so unspecialized code needs no
 /// metadata lookup per event.
 package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
-    @exclusivity(unchecked) private var receiver: Sink<Value, Failure>?
+    @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
     /// Events sent reentrantly by the delivering thread, delivered after the current one.
     @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
     @exclusivity(unchecked) private var hasPending = false
@@ -157,13 +157,13 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     @exclusivity(unchecked) private var isEnded = false
 
     init(_ receiver: Sink<Value, Failure>) {
-        self.receiver = receiver
+        self.receiver = Retained(receiver)
         super.init()
     }
 
     func sendNext(_ value: Value) {
         if isDisposed { return }
-        let context = DeliveryContext.current
+        let context = currentContext
         switch perform(in: context, { deliverNext(value) }) {
         case .performed: return
         case .ownedByThisThread: enqueueNext(value)
@@ -186,7 +186,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
         if isDisposed { return }
-        let context = DeliveryContext.current
+        let context = currentContext
         switch perform(in: context, { deliverTerminal(event, disposing: subscription); drainPending() }) {
         case .performed: return
         case .ownedByThisThread: enqueue(event, subscription)
@@ -199,8 +199,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         // A closed gate has let go of its receiver, or its closer is about to.
         if isDisposed { return }
         quiesce { [self] in
-            let released = receiver.take()
-            _ = released
+            _ = receiver.take(retiring: .current)
         }
     }
 
@@ -218,8 +217,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     // The rest runs as the lock's owner.
 
     private func deliverNext(_ value: Value) {
-        if let receiver, !isDisposed {
-            receiver.receive(value)
+        if !isDisposed {
+            receiver.use { $0.receive(value) }
         }
         drainPending()
     }
@@ -227,7 +226,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
         guard !isEnded, !isDisposed else { return }
         isEnded = true
-        let receiver = receiver.take()
+        let receiver = receiver.take(retiring: .current)
         // As in RAC 2.5: the subscription's resources go first, then the event.
         subscription.dispose()
         receiver?.send(event)
@@ -246,7 +245,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             if isDisposed || isEnded { break }
             switch event {
             case let .next(value):
-                receiver?.receive(value)
+                receiver.use { $0.receive(value) }
             case .error, .completed:
                 if let subscription = pendingSubscription.take() {
                     deliverTerminal(event, disposing: subscription)
@@ -273,7 +272,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
     private func cancelReceiver() {
-        if let receiver = receiver.take(), !isEnded {
+        if let receiver = receiver.take(retiring: .current), !isEnded {
             receiver.cancel()
         }
     }

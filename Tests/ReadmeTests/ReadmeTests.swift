@@ -152,10 +152,23 @@ final class ReadmeTests: XCTestCase {
         passwordField.sendNext("secret")
         passwordField.sendNext("correct horse")
         // validity: [false, true]
+
+        struct ServerBusy: Error {}
+        let attempts = Mutex(0)
+        let request = Signal<String, ServerBusy> { subscriber in
+            let attempt = attempts.withLock { count in count += 1; return count }
+            if attempt < 3 { subscriber.sendError(ServerBusy()) } else { subscriber.sendNext("200 OK"); subscriber.sendCompleted() }
+            return nil
+        }
+        let response = Mutex<String?>(nil)
+        request.retry(5).subscribe(next: { body in response.withLock { $0 = body } })
+        // response: "200 OK", on the third attempt
         // End of README
 
         XCTAssertEqual(searches.withLock { $0 }, ["rac"])
         XCTAssertEqual(validity.withLock { $0 }, [false, true])
+        XCTAssertEqual(response.withLock { $0 }, "200 OK")
+        XCTAssertEqual(attempts.withLock { $0 }, 3)
     }
 
     func testReadme_everyExampleIsCompiledHere() throws {

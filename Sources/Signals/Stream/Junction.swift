@@ -63,7 +63,7 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// handling, or once this thread has left its deliveries. For the rare events that do not come
     /// from an input (the end of an operator with no inputs).
     final func run(_ work: @escaping () -> Void) {
-        let context = DeliveryContext.current
+        let context = currentContext
         switch perform(in: context, { if !isClosed { work() }; drain() }) {
         case .performed: return
         case .ownedByThisThread: enqueue(work)
@@ -88,11 +88,11 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
 
 /// A ``JunctionCore`` with its output: the sink downstream, called only by the owner.
 package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendable {
-    @exclusivity(unchecked) private var receiver: Sink<Output, Failure>?
+    @exclusivity(unchecked) private var receiver: Retained<Sink<Output, Failure>>
 
     /// A junction sending to `downstream`, which it attaches to ``JunctionCore/subscription``.
     init(_ downstream: Sink<Output, Failure>) {
-        receiver = downstream
+        receiver = Retained(downstream)
         super.init()
         downstream.attach(subscription)
     }
@@ -100,7 +100,7 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     /// Sends `value` downstream, unless the subscription has ended. As the owner.
     @inline(__always)
     final func emit(_ value: Output) {
-        if let receiver, !isDisposed { receiver.receive(value) }
+        if !isDisposed { receiver.use { $0.receive(value) } }
     }
 
     /// Ends the subscription, then sends `completed`. As the owner.
@@ -120,7 +120,7 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     private func end() -> Sink<Output, Failure>? {
         guard !isClosed else { return nil }
         isEnded = true
-        let receiver = receiver.take()
+        let receiver = receiver.take(retiring: .current)
         didEnd()
         subscription.dispose()
         return receiver
@@ -131,7 +131,7 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     func didEnd() {}
 
     override final func cancelReceiver() {
-        guard let receiver = receiver.take() else { return }
+        guard let receiver = receiver.take(retiring: .current) else { return }
         didEnd()
         if !isEnded { receiver.cancel() }
     }
@@ -166,7 +166,7 @@ package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unche
     package override final func receive(_ value: Value) {
         let junction = junction
         if junction.isClosed { return }
-        let context = DeliveryContext.current
+        let context = junction.currentContext
         switch junction.perform(in: context, { if !junction.isClosed { process(value) }; junction.drain() }) {
         case .performed: return
         case .ownedByThisThread: enqueue(value)

@@ -28,37 +28,37 @@ extension Signal {
 /// The subscribers of a pipe: a sink that forwards each event to all of them, called by the pipe
 /// input's owner.
 ///
-/// The subscribers live in a ``PipeRegistry``, which they reference strongly to remove themselves;
-/// the cycle is broken when they are removed, at the terminal event, or when this sink goes (the
-/// pipe's signal and input are both gone). No weak reference: a weakly referenced object pays for
-/// it on every retain, and this sink is retained on every send.
+/// The subscribers are the members of a ``Broadcast``, which they reference strongly to leave it;
+/// the cycle is broken when they leave, at the terminal event, or when this sink goes (the pipe's
+/// signal and input are both gone). No weak reference: a weakly referenced object pays for it on
+/// every retain.
 private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let registry = PipeRegistry()
-    /// The terminal event, once sent; written and read under the registry's lock.
-    private var terminal: Event<Value, Failure>?
+    private let broadcast = Broadcast()
+    /// The terminal event, once sent. Written by the sender before the broadcast ends; read by a
+    /// subscriber the broadcast turned away, which its lock orders after that.
+    private let terminal = Lock<Event<Value, Failure>?>(nil)
 
     deinit {
-        registry.removeAll()
+        // Nothing can send or subscribe any more: break the members' cycle with the broadcast.
+        _ = broadcast.end()
     }
 
-    /// Subscribes `sink`: attaches it first, then registers it, so no event reaches it unattached.
+    /// Subscribes `sink`: attaches it first, then adds it, so no event reaches it unattached.
     func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> Disposable? {
-        let observer = PipeObserver(sink, lock: lock, in: registry)
+        let observer = PipeObserver(sink, lock: lock, in: broadcast)
         sink.attach(observer)
-        let terminal = registry.state.withLock { state -> Event<Value, Failure>? in
-            if !state.isTerminated { observer.token = state.observers.insert(observer) }
-            return self.terminal
-        }
-        guard let terminal else { return observer }
-        // Not registered, so no other thread can reach it: deliver here.
-        observer.finish(terminal)
+        if broadcast.join(observer) { return observer }
+        // Not a member, so no other thread can reach it: deliver here.
+        if let terminal = terminal.withLock({ $0 }) { observer.finish(terminal) }
         return nil
     }
 
     package override func receive(_ value: Value) {
-        for object in registry.state.withLock(annotated: registry.isAnnotated, { $0.observers.elements }) {
-            let observer = unsafeBitCast(object, to: PipeObserver<Value, Failure>.self)
-            if !observer.isDisposed { observer.forward(value) }
+        for member in broadcast.currentMembers() {
+            member._withUnsafeGuaranteedRef { member in
+                let observer = unsafeDowncast(member, to: PipeObserver<Value, Failure>.self)
+                if !observer.isDisposed { observer.forward(value) }
+            }
         }
     }
 
@@ -71,75 +71,41 @@ private final class PipeObservers<Value, Failure: Error>: Sink<Value, Failure>, 
     }
 
     private func finish(_ event: Event<Value, Failure>) {
-        let observers = registry.state.withLock { state in
-            self.terminal = event
-            state.isTerminated = true
-            defer { state.observers.removeAll() }
-            return state.observers.elements
-        }
-        for object in observers {
-            let observer = unsafeBitCast(object, to: PipeObserver<Value, Failure>.self)
+        terminal.withLock { $0 = event }
+        for member in broadcast.end() {
+            let observer = unsafeDowncast(member, to: PipeObserver<Value, Failure>.self)
             if !observer.isDisposed { observer.finish(event) }
         }
     }
 }
 
-/// A pipe's subscribers, as plain objects, under a lock. Not generic, so locking and walking it in
-/// unspecialized code costs no metadata lookup per send.
-private final class PipeRegistry: @unchecked Sendable {
-    struct State {
-        var observers = Bag<AnyObject>()
-        var isTerminated = false
-    }
-
-    let state = Lock(State())
-    /// Looked up once, so that a send costs no check of a lazy global.
-    let isAnnotated = ThreadSanitizer.isActive
-
-    /// Removes the observer whose token `token` reads, under the lock.
-    func remove(_ token: () -> Bag<AnyObject>.Token?) {
-        // The object is released after unlocking.
-        let removed = state.withLock { state in token().flatMap { state.observers.remove($0) } }
-        _ = removed
-    }
-
-    func removeAll() {
-        let removed = state.withLock { state in
-            defer { state.observers.removeAll() }
-            return state.observers.elements
-        }
-        _ = removed
-    }
-}
-
 /// One subscription to a pipe. Its sink is touched only by the owner of the pipe input's lock, so
 /// disposing it quiesces that lock before it cancels and lets go of the sink.
-private final class PipeObserver<Value, Failure: Error>: Disposable, @unchecked Sendable {
-    private var sink: Sink<Value, Failure>?
+private final class PipeObserver<Value, Failure: Error>: BroadcastMember, @unchecked Sendable {
+    @exclusivity(unchecked) private var sink: Retained<Sink<Value, Failure>>
     private let lock: DeliveryLock
-    private let registry: PipeRegistry
-    /// Where the observer sits among the pipe's; read and written under the registry's lock only.
-    var token: Bag<AnyObject>.Token?
+    private let broadcast: Broadcast
 
-    init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in registry: PipeRegistry) {
-        self.sink = sink
+    init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in broadcast: Broadcast) {
+        self.sink = Retained(sink)
         self.lock = lock
-        self.registry = registry
+        self.broadcast = broadcast
         super.init()
     }
 
+    @inline(__always)
     func forward(_ value: Value) {
-        sink?.receive(value)
+        sink.use { $0.receive(value) }
     }
 
     func finish(_ event: Event<Value, Failure>) {
         markEnded()
-        sink.take()?.send(event)
+        sink.take(retiring: .current)?.send(event)
     }
 
     override func dispose() {
         guard markDisposed() else { return }
-        registry.remove { token }
-        lock.quiesce { [self] in sink.take()?.cancel() }
+        broadcast.leave(self)
+        lock.quiesce { [self] in sink.take(retiring: .current)?.cancel() }
     }
 }

@@ -150,7 +150,7 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
     /// Delivers what is queued. A thread already delivering to this observer leaves it to its
     /// loop; a busy one elsewhere is waited for, or, from inside another delivery, put off.
     func flush() {
-        let context = DeliveryContext.current
+        let context = currentContext
         switch perform(in: context, { deliverQueued() }) {
         case .performed, .ownedByThisThread: return
         case .busyElsewhere: context.defer_(for: self) { [self] in flush() }

@@ -64,8 +64,8 @@ final class SideEffectTests: XCTestCase {
     func testInitially_runsOnTheSubscribingThread() {
         let ranOnThisThread = Recorder<Bool>()
         onAPlainThread {
-            Thread.current.name = "subscribing"
-            Signal<Int, Never>.never.initially { ranOnThisThread.record(Thread.current.name == "subscribing") }.subscribe().dispose()
+            let subscribing = pthread_self()
+            Signal<Int, Never>.never.initially { ranOnThisThread.record(pthread_equal(pthread_self(), subscribing) != 0) }.subscribe().dispose()
         }
         XCTAssertEqual(ranOnThisThread.values, [true])
     }

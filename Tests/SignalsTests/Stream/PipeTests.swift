@@ -55,6 +55,86 @@ final class PipeTests: XCTestCase {
         XCTAssertFalse(token.isAlive)
     }
 
+    func testPipe_subscriberAddedDuringADeliveryGetsTheNextValueOnly() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let late = Recorder<Int>()
+        let subscribed = Counter()
+        signal.subscribe(next: { _ in
+            guard subscribed.value == 0 else { return }
+            subscribed.increment()
+            signal.subscribe(next: { late.record($0) })
+        })
+        input.sendNext(1)
+        input.sendNext(2)
+        XCTAssertEqual(late.values, [2])
+    }
+
+    func testPipe_subscriberDisposingItselfInItsCallbackIsReleasedOnceTheSendReturns() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let box = DisposableBox()
+        let received = Recorder<Int>()
+        let (_, token) = trackingLifetime { token in
+            box.disposable = signal.subscribe(next: { value in
+                _ = token
+                received.record(value)
+                box.disposable?.dispose()
+            })
+        }
+        let other = signal.record()
+        input.sendNext(1)
+        XCTAssertFalse(token.isAlive)
+        input.sendNext(2)
+        XCTAssertEqual(received.values, [1])
+        XCTAssertEqual(other.events, [.next(1), .next(2)])
+    }
+
+    func testPipe_subscriptionsDisposedWithoutAnySendAreReleased() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let (_, token) = trackingLifetime { token in
+            for _ in 0..<10_000 {
+                signal.subscribe(next: { _ in _ = token }).dispose()
+            }
+        }
+        XCTAssertFalse(token.isAlive)
+        let last = signal.record()
+        input.sendNext(1)
+        XCTAssertEqual(last.events, [.next(1)])
+    }
+
+    func testPipe_subscriptionsDisposedBetweenSendsAreReleased() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let kept = signal.record()
+        let (_, token) = trackingLifetime { token in
+            for value in 0..<1_000 {
+                let disposable = signal.subscribe(next: { _ in _ = token })
+                input.sendNext(value)
+                disposable.dispose()
+            }
+        }
+        XCTAssertFalse(token.isAlive)
+        XCTAssertEqual(kept.events.count, 1_000)
+    }
+
+    func testPipe_racingSubscribeSendAndDisposeDeliverInOrderAndNothingAfterDisposal() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        race(times: 200, threads: 4) { index in
+            if index == 0 {
+                for value in 0..<50 { input.sendNext(value) }
+                return
+            }
+            let received = Recorder<Int>()
+            let disposed = Counter()
+            let disposable = signal.subscribe(next: { value in
+                XCTAssertEqual(disposed.value, 0, "delivered after disposal")
+                received.record(value)
+            })
+            disposable.dispose()
+            disposed.increment()
+            let values = received.values
+            XCTAssertEqual(values, values.sorted())
+        }
+    }
+
     func testPipe_signalIsReleasedWithItsInput() {
         weak var weakSignal: Signal<Int, Never>?
         do {
