@@ -15,7 +15,7 @@ let modules: [(name: String, dependencies: [String])] = [
 ]
 
 /// Modules whose issue has landed, and so have a test target of their own.
-let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals"]
+let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Subjects"]
 
 let package = Package(
     name: "ReactiveCocoaSwift",
@@ -29,8 +29,8 @@ let package = Package(
             dependencies: [.target(name: module.name), "TestSupport"] + module.dependencies.map { .target(name: $0) }
         )
     } + [
-        .target(name: "TestSupport", dependencies: ["Disposables"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals"]),
+        .target(name: "TestSupport", dependencies: ["Disposables", "Signals"], path: "Tests/TestSupport"),
+        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Subjects"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: modules.map { .target(name: $0.name) },

@@ -79,6 +79,11 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         runAction()
     }
 
+    /// How many children the compound holds now: for tests that check it lets go of them.
+    package var count: Int {
+        children.withLock { $0.count }
+    }
+
     /// The compound's address: what a child's `slotOwner` holds when this compound claimed it.
     private var identity: UInt {
         UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
@@ -97,6 +102,10 @@ private struct Children {
     var slots: [Disposable?] = []
     var freeSlots: [Int] = []
     var unclaimed: [ObjectIdentifier: Int] = [:]
+
+    var count: Int {
+        (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + slots.count - freeSlots.count
+    }
 
     mutating func insert(_ disposable: Disposable, owner: UInt) {
         if first == nil {

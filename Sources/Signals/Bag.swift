@@ -78,7 +78,12 @@ package struct Bag<Element> {
     }
 
     private mutating func compact() {
-        entries.removeAll { $0.element == nil }
+        if holes == entries.count {
+            // Empty again (a subscription that came and went): keep the storage for the next one.
+            entries.removeAll(keepingCapacity: true)
+        } else {
+            entries.removeAll { $0.element == nil }
+        }
         holes = 0
     }
 }

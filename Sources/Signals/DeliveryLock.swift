@@ -91,6 +91,17 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
         }
     }
 
+    /// ``quiesce(_:)`` without the allocation of an escaping closure, for when the lock is free or
+    /// held by another thread that is not waiting on this one: runs `work` as the owner and returns
+    /// `true`, or returns `false` without running it (this thread owns the lock, or must not
+    /// wait): the caller then calls ``quiesce(_:)``.
+    @inline(__always)
+    package final func quiesceIfFree(_ work: () -> Void) -> Bool {
+        let context = currentContext
+        if case .performed = perform(in: context, { work(); didQuiesce() }) { return true }
+        return false
+    }
+
     /// Called as the owner after a quiescing `work`; a subscriber delivers what that work sent.
     package func didQuiesce() {}
 }

@@ -7,15 +7,23 @@
 /// lock's owner calls through the slot or empties it, and ``take(retiring:)`` hands the object to
 /// ``DeliveryContext/retire(_:)``, so that an object emptied out of its slot from inside one of
 /// its own calls lives until that call has returned.
+///
+/// Its holder calls ``release()`` in its `deinit`.
 package struct Retained<Object: AnyObject>: ~Copyable {
     private var reference: Unmanaged<Object>?
 
-    package init(_ object: Object?) {
-        reference = object.map { Unmanaged.passRetained($0) }
+    @inline(__always)
+    package init(_ object: Object) {
+        reference = Unmanaged.passRetained(object)
     }
 
-    deinit {
+    /// Empties the slot, releasing the object now: for the holder's `deinit`, where nothing can
+    /// be calling through the slot. (The slot has no `deinit` of its own: a generic one would look
+    /// up the object's type metadata each time a holder goes away.)
+    @inline(__always)
+    package mutating func release() {
         reference?.release()
+        reference = nil
     }
 
     /// Whether the slot is empty.
@@ -29,10 +37,21 @@ package struct Retained<Object: AnyObject>: ~Copyable {
         reference?._withUnsafeGuaranteedRef(body)
     }
 
+    /// Empties the slot and returns the object, which the caller now holds strongly: for an owner
+    /// that is not inside a delivery through its lock (it became the owner for this), so that
+    /// none of the object's methods can be running on its stack.
+    @inline(__always)
+    package mutating func take() -> Object? {
+        guard let reference else { return nil }
+        self.reference = nil
+        return reference.takeRetainedValue()
+    }
+
     /// Empties the slot and returns the object, which the caller now holds strongly.
     ///
     /// The object is also retired in `context`: it is not released before this thread has left
     /// its outermost delivery, whatever the caller does with it.
+    @inline(__always)
     package mutating func take(retiring context: DeliveryContext) -> Object? {
         guard let reference else { return nil }
         self.reference = nil

@@ -149,7 +149,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
     @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
     /// Events sent reentrantly by the delivering thread, delivered after the current one.
-    @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
+    @exclusivity(unchecked) private var pending = Queue<Pending>()
     @exclusivity(unchecked) private var hasPending = false
     /// What a pending terminal event disposes before it is delivered.
     private var pendingSubscription: CompoundDisposable?
@@ -159,6 +159,10 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     init(_ receiver: Sink<Value, Failure>) {
         self.receiver = Retained(receiver)
         super.init()
+    }
+
+    deinit {
+        receiver.release()
     }
 
     func sendNext(_ value: Value) {
@@ -194,6 +198,19 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         }
     }
 
+    /// Runs `work` as the owner, in order with the events: now, after the event this thread is
+    /// delivering, or once this thread has left its deliveries. It runs even after the end, so it
+    /// must check the state it acts on: how a subject subscribes a replaying subscriber, with no
+    /// send in between.
+    package func run(_ work: @escaping () -> Void) {
+        let context = currentContext
+        switch perform(in: context, { work(); drainPending() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(.work(work))
+        case .busyElsewhere: context.defer_(for: self) { [self] in run(work) }
+        }
+    }
+
     /// Drops the receiver: nothing will send through this gate any more.
     func releaseReceiver() {
         // A closed gate has let go of its receiver, or its closer is about to.
@@ -207,6 +224,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     /// waited for (see ``DeliveryLock/quiesce(_:)``), then the chain below is cancelled and let go.
     package override func dispose() {
         guard markDisposed() else { return }
+        // Owning the lock for this, nothing of the receiver's can be running on this thread.
+        if quiesceIfFree({ cancelReceiver(retiring: false) }) { return }
         quiesce { [self] in cancelReceiver() }
     }
 
@@ -240,23 +259,22 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     @inline(never)
     private func deliverPending() {
-        while let event = pending.popFirst() {
+        while let item = pending.popFirst() {
             hasPending = !pending.isEmpty
-            if isDisposed || isEnded { break }
-            switch event {
-            case let .next(value):
+            switch item {
+            case let .work(work):
+                work()
+            case .event where isDisposed || isEnded:
+                continue
+            case let .event(.next(value)):
                 receiver.use { $0.receive(value) }
-            case .error, .completed:
+            case let .event(event):
                 if let subscription = pendingSubscription.take() {
                     deliverTerminal(event, disposing: subscription)
                 }
             }
         }
-        if isDisposed || isEnded {
-            pending.removeAll()
-            hasPending = false
-            pendingSubscription = nil
-        }
+        if isDisposed || isEnded { pendingSubscription = nil }
     }
 
     @inline(never)
@@ -266,13 +284,25 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             if pendingSubscription != nil { return }
             pendingSubscription = subscription
         }
-        pending.append(event)
+        enqueue(.event(event))
+    }
+
+    private func enqueue(_ item: Pending) {
+        pending.append(item)
         hasPending = true
     }
 
+    /// What waits for the delivery under way: an event, or work to run as the owner.
+    private enum Pending {
+        case event(Event<Value, Failure>)
+        case work(() -> Void)
+    }
+
     /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
-    private func cancelReceiver() {
-        if let receiver = receiver.take(retiring: .current), !isEnded {
+    /// `retiring`: whether one of the receiver's calls may be running on this thread (see
+    /// ``Retained/take(retiring:)``).
+    private func cancelReceiver(retiring: Bool = true) {
+        if let receiver = retiring ? receiver.take(retiring: .current) : receiver.take(), !isEnded {
             receiver.cancel()
         }
     }

@@ -154,3 +154,128 @@ package class BroadcastMember: Disposable, @unchecked Sendable {
     /// Where the member waits to join; read and written under the broadcast's lock only.
     fileprivate var token: Bag<BroadcastMember>.Token?
 }
+
+/// The subscribers of a hot signal (a pipe, a subject): a sink that forwards each event to all of
+/// them, called by the owner of the input's delivery lock.
+///
+/// The subscribers are the members of a ``Broadcast``, which they reference strongly to leave it;
+/// the cycle is broken when they leave, at the terminal event, or when this sink goes (the signal
+/// and its input are both gone). No weak reference: a weakly referenced object pays for it on
+/// every retain.
+package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    package final let broadcast = Broadcast()
+    /// Looked up once: making a member through it costs no metadata lookup per subscription.
+    private let memberType = BroadcastObserver<Value, Failure>.self
+    /// The terminal event, once sent. Written by the sender before the broadcast ends; read by a
+    /// subscriber the broadcast turned away, which its lock orders after that.
+    private let terminalEvent = Lock<Event<Value, Failure>?>(nil)
+
+    package override init() {
+        super.init()
+    }
+
+    deinit {
+        // Nothing can send or subscribe any more: break the members' cycle with the broadcast.
+        _ = broadcast.end()
+    }
+
+    /// The terminal event, once one has been sent.
+    package final var terminal: Event<Value, Failure>? {
+        terminalEvent.withLock { $0 }
+    }
+
+    /// Subscribes `sink`, which gets every event sent after this returns (or the terminal event at
+    /// once): attaches it first, then adds it, so no event reaches it unattached.
+    package final func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> Disposable? {
+        let member = member(for: sink, deliveredUnder: lock)
+        return join(member) ? member : nil
+    }
+
+    /// A member for `sink`, attached to it, that has not joined yet.
+    package final func member(for sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> BroadcastObserver<Value, Failure> {
+        let member = memberType.init(sink, lock: lock, in: broadcast)
+        sink.attach(member)
+        return member
+    }
+
+    /// Makes `member` a member, unless it was disposed; once the broadcast has ended, sends it the
+    /// terminal event instead and returns `false`.
+    package final func join(_ member: BroadcastObserver<Value, Failure>) -> Bool {
+        if member.isDisposed { return false }
+        if broadcast.join(member) { return true }
+        finishTurnedAway(member)
+        return false
+    }
+
+    /// Sends the terminal event to a member the ended broadcast turned away. Out of line, so that
+    /// joining looks up no `Event` metadata.
+    @inline(never)
+    private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>) {
+        // Not a member, so no other thread can reach it: deliver here.
+        if let terminal { member.finish(terminal) }
+    }
+
+    package override func receive(_ value: Value) {
+        for member in broadcast.currentMembers() {
+            member._withUnsafeGuaranteedRef { member in
+                let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
+                if !observer.isDisposed { observer.forward(value) }
+            }
+        }
+    }
+
+    package override func receive(error: Failure) {
+        finish(.error(error))
+    }
+
+    package override func receiveCompleted() {
+        finish(.completed)
+    }
+
+    private func finish(_ event: Event<Value, Failure>) {
+        terminalEvent.withLock { $0 = event }
+        for member in broadcast.end() {
+            let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
+            if !observer.isDisposed { observer.finish(event) }
+        }
+    }
+}
+
+/// One subscription to a hot signal. Its sink is touched only by the owner of the input's lock,
+/// so disposing it quiesces that lock before it cancels and lets go of the sink.
+package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @unchecked Sendable {
+    @exclusivity(unchecked) private var sink: Retained<Sink<Value, Failure>>
+    private let lock: DeliveryLock
+    private let broadcast: Broadcast
+
+    required init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in broadcast: Broadcast) {
+        self.sink = Retained(sink)
+        self.lock = lock
+        self.broadcast = broadcast
+        super.init()
+    }
+
+    deinit {
+        sink.release()
+    }
+
+    /// Sends `value` to the sink. As the owner of the input's lock.
+    @inline(__always)
+    package func forward(_ value: Value) {
+        sink.use { $0.receive(value) }
+    }
+
+    /// Sends the terminal `event` to the sink and lets go of it. As the owner, or before joining.
+    package func finish(_ event: Event<Value, Failure>) {
+        markEnded()
+        sink.take(retiring: .current)?.send(event)
+    }
+
+    package override func dispose() {
+        guard markDisposed() else { return }
+        broadcast.leave(self)
+        // Owning the lock for this, nothing of the sink's can be running on this thread.
+        if lock.quiesceIfFree({ sink.take()?.cancel() }) { return }
+        lock.quiesce { [self] in sink.take(retiring: .current)?.cancel() }
+    }
+}

@@ -75,6 +75,8 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// thread is waited for, then the chain below is cancelled and let go.
     package override final func dispose() {
         guard markDisposed() else { return }
+        // Owning the lock for this, nothing of the receiver's can be running on this thread.
+        if quiesceIfFree({ cancelReceiver(retiring: false) }) { return }
         quiesce { [self] in cancelReceiver() }
     }
 
@@ -83,7 +85,9 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     }
 
     /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
-    func cancelReceiver() {}
+    /// `retiring`: whether one of the receiver's calls may be running on this thread (see
+    /// ``Retained/take(retiring:)``).
+    func cancelReceiver(retiring: Bool = true) {}
 }
 
 /// A ``JunctionCore`` with its output: the sink downstream, called only by the owner.
@@ -95,6 +99,10 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
         receiver = Retained(downstream)
         super.init()
         downstream.attach(subscription)
+    }
+
+    deinit {
+        receiver.release()
     }
 
     /// Sends `value` downstream, unless the subscription has ended. As the owner.
@@ -130,8 +138,8 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     /// of the state (buffered values).
     func didEnd() {}
 
-    override final func cancelReceiver() {
-        guard let receiver = receiver.take(retiring: .current) else { return }
+    override final func cancelReceiver(retiring: Bool = true) {
+        guard let receiver = retiring ? receiver.take(retiring: .current) : receiver.take() else { return }
         didEnd()
         if !isEnded { receiver.cancel() }
     }

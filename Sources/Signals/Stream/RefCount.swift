@@ -1,0 +1,123 @@
+import Disposables
+import Synchronization
+
+extension Signal {
+    /// A signal whose every subscription subscribes to this signal, then calls `connect`; once no
+    /// subscription is running any more (each ended by disposal or by a terminal event), the
+    /// disposable the last `connect` returned is disposed. What `autoconnect()` is built on.
+    package func refCounted(connect: @escaping @Sendable () -> Disposable) -> Signal {
+        let count = SubscriptionCount()
+        // Looked up once: allocating through it costs no metadata lookup per subscription.
+        let sinkType = CountedSink<Value, Failure>.self
+        return Signal(producer: { downstream in
+            count.increment()
+            let sink = sinkType.init(downstream, count: count)
+            let subscription = self.observe(sink)
+            sink.connected(connect(), subscription: subscription)
+            return sink
+        })
+    }
+}
+
+/// How many subscriptions of a ``Signal/refCounted(connect:)`` run.
+private final class SubscriptionCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func increment() {
+        value.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Whether this was the last running subscription.
+    func decrement() -> Bool {
+        value.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    }
+}
+
+/// One subscription of a ``Signal/refCounted(connect:)``: passes the events on, stands for the
+/// subscription downstream, and counts itself out once when it ends.
+private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let downstream: Sink<Value, Failure>
+    private let count: SubscriptionCount
+    private let state = Lock(CountedState())
+
+    required init(_ downstream: Sink<Value, Failure>, count: SubscriptionCount) {
+        self.downstream = downstream
+        self.count = count
+        super.init()
+    }
+
+    /// Keeps the connection; counts out at once when the subscription has already ended.
+    func connected(_ connection: Disposable, subscription: Disposable?) {
+        let countsOut = state.withLock { state -> Bool in
+            state.connection = connection
+            if state.upstream == nil { state.upstream = subscription }
+            return (isDisposed || subscription == nil) && state.countOut()
+        }
+        if countsOut { countOut(connection) }
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        let accepted = state.withLock { state -> Bool in
+            // `end()` marks before it locks, so an attach it has not yet seen reads true here.
+            if isDisposed { return false }
+            state.upstream = upstream
+            return true
+        }
+        if !accepted { upstream.dispose() }
+        downstream.attach(self)
+    }
+
+    package override func receive(_ value: Value) {
+        downstream.receive(value)
+    }
+
+    package override func receive(error: Failure) {
+        markEnded()
+        downstream.receive(error: error)
+        end()
+    }
+
+    package override func receiveCompleted() {
+        markEnded()
+        downstream.receiveCompleted()
+        end()
+    }
+
+    package override func cancel() {
+        downstream.cancel()
+    }
+
+    package override func dispose() {
+        guard markDisposed() else { return }
+        end()
+    }
+
+    /// Disposes the upstream subscription and, once connected, counts out.
+    private func end() {
+        let (upstream, connection) = state.withLock { state in
+            (state.upstream.take(), state.countOut() ? state.connection : nil)
+        }
+        upstream?.dispose()
+        if let connection { countOut(connection) }
+    }
+
+    /// The last subscription out disposes the connection.
+    private func countOut(_ connection: Disposable) {
+        if count.decrement() { connection.dispose() }
+    }
+}
+
+/// What a ``CountedSink`` holds, under its lock. Not generic, so locking it costs no metadata
+/// lookup.
+private struct CountedState {
+    var upstream: Disposable?
+    var connection: Disposable?
+    var isCountedOut = false
+
+    /// Whether counting out falls to the caller now: connected, and not counted out yet.
+    mutating func countOut() -> Bool {
+        guard connection != nil, !isCountedOut else { return false }
+        isCountedOut = true
+        return true
+    }
+}

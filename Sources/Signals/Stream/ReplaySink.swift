@@ -1,0 +1,71 @@
+import Disposables
+
+/// A ``BroadcastSink`` that keeps the last `capacity` values it sent, for the replaying subjects.
+///
+/// The kept values are touched only by the owner of the input's lock: each value is kept as it is
+/// sent, and a new subscriber is replayed to and made a member in one piece of work run as the
+/// owner (``subscribe(_:through:)``). So no send can fall between the replay and the first live
+/// value: nothing is missed and nothing comes twice, however sends and subscriptions race.
+package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Failure>, @unchecked Sendable {
+    private let capacity: Int
+    private let replaysValuesAfterEnd: Bool
+    /// The kept values: in order until `capacity` are kept, then a ring whose oldest is at
+    /// `start`, each new value replacing (and releasing) the oldest.
+    @exclusivity(unchecked) private var kept: ContiguousArray<Value> = []
+    @exclusivity(unchecked) private var start = 0
+
+    /// - Parameters:
+    ///   - capacity: How many of the latest values to keep; 0 keeps none.
+    ///   - replaysValuesAfterEnd: Whether a subscriber that comes after the terminal event gets the
+    ///     kept values before it (a replay subject) or the terminal event alone (a behavior subject).
+    package init(capacity: Int, replaysValuesAfterEnd: Bool = true) {
+        self.capacity = capacity
+        self.replaysValuesAfterEnd = replaysValuesAfterEnd
+        super.init()
+    }
+
+    /// How many values are kept.
+    package var keptCount: Int {
+        kept.count
+    }
+
+    package override func receive(_ value: Value) {
+        keep(value)
+        super.receive(value)
+    }
+
+    /// Subscribes `sink` through `gate`, the input's lock: replays the kept values, then the
+    /// terminal event if there was one, else makes it a member, all as the owner.
+    package func subscribe(_ sink: Sink<Value, Failure>, through gate: SubscriberGate<Value, Failure>) -> Disposable {
+        let member = member(for: sink, deliveredUnder: gate)
+        gate.run { [self] in replay(to: member) }
+        return member
+    }
+
+    private func replay(to member: BroadcastObserver<Value, Failure>) {
+        if replaysValuesAfterEnd || terminal == nil {
+            guard replay(start..<kept.count, to: member), replay(0..<start, to: member) else { return }
+        }
+        _ = join(member)
+    }
+
+    /// Sends the kept values at `indices`; `false` once the member is disposed.
+    private func replay(_ indices: Range<Int>, to member: BroadcastObserver<Value, Failure>) -> Bool {
+        for index in indices {
+            if member.isDisposed { return false }
+            member.forward(kept[index])
+        }
+        return true
+    }
+
+    /// Keeps `value` as the latest, without sending it: as the owner of the input's lock, or
+    /// before anything can subscribe.
+    package func keep(_ value: Value) {
+        if kept.count < capacity {
+            kept.append(value)
+        } else if capacity > 0 {
+            kept[start] = value
+            start = start + 1 == capacity ? 0 : start + 1
+        }
+    }
+}

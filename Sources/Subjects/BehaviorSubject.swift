@@ -1,0 +1,25 @@
+import Signals
+
+/// A subject with a current value: each new subscriber gets it at once, then the live events.
+///
+/// The current value is the initial one, then the last value sent. A subscriber that comes after
+/// the terminal event gets the terminal event alone (SEMANTICS: a behavior subject replays no
+/// value after the end).
+///
+/// ```swift
+/// let selection = BehaviorSubject<Int, Never>(value: 0)
+/// selection.subscribe(next: { print($0) })   // prints 0
+/// selection.sendNext(3)                       // prints 3
+/// ```
+///
+/// RAC 2.5: `RACBehaviorSubject`, `+behaviorSubjectWithDefaultValue:`.
+public final class BehaviorSubject<Value, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {
+    /// A behavior subject whose current value is `value`.
+    ///
+    /// RAC 2.5: `+behaviorSubjectWithDefaultValue:`.
+    public init(value: Value) {
+        let observers = ReplaySink<Value, Failure>(capacity: 1, replaysValuesAfterEnd: false)
+        observers.keep(value)
+        super.init(replaying: observers)
+    }
+}

@@ -1,0 +1,104 @@
+import Disposables
+import Signals
+
+/// A thread-safe value cell that can be observed and bound: the replacement, on every platform,
+/// for `RACObserve` on a KVO property.
+///
+/// - ``value`` reads and writes the current value; a write is visible to a read that follows it
+///   on any thread at once.
+/// - ``signal`` sends the current value to each subscriber, then every change, in the order of
+///   the writes. Writes that race from several threads may reach subscribers coalesced, but the
+///   last value a subscriber gets is always the cell's final value.
+/// - ``channel`` is a terminal for two-way binding: values sent into it set the cell; changes to
+///   the cell are sent to its subscribers, the current value first. A value that came in through
+///   the channel is not sent back out through it, so two cells bound to each other converge
+///   instead of bouncing a value between them forever.
+///
+/// ```swift
+/// let name = ObservableValue("")
+/// let field = ObservableValue("")
+/// name.channel.subscribe(field.channel)
+/// field.channel.subscribe(name.channel)
+/// field.value = "Ada"          // name.value == "Ada"
+/// ```
+///
+/// When the cell goes away, its channel completes, which ends the bindings made with it (as
+/// RAC 2.5 does when a KVO-observed object is deallocated).
+///
+/// RAC 2.5: `RACObserve`, `RACChannelTo` (`RACKVOChannel`).
+public final class ObservableValue<Value>: @unchecked Sendable {
+    private let state: Lock<CellState<Value>>
+    private let observers = ReplaySink<Value, Never>(capacity: 1)
+    /// Serializes publishing; its receiver is `observers`.
+    private let input: Subscriber<Value, Never>
+    /// The version last published; touched by the owner of `input`'s lock only.
+    @exclusivity(unchecked) private var published: UInt64 = 0
+    private let binding = Channel<Value>()
+
+    /// The current value, then every change.
+    public let signal: Signal<Value, Never>
+
+    /// A cell holding `value`.
+    public init(_ value: Value) {
+        // The cell guards its state itself; `Lock` needs the value in a region of its own.
+        nonisolated(unsafe) let initial = CellState(value: value)
+        state = Lock(initial)
+        observers.keep(value)
+        input = Subscriber(observers)
+        let observers = observers
+        let gate = input.gate
+        signal = Signal(producer: { sink in observers.subscribe(sink, through: gate) })
+        binding.leadingTerminal.sendNext(value)
+        binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
+    }
+
+    deinit {
+        binding.leadingTerminal.sendCompleted()
+    }
+
+    /// The current value.
+    public var value: Value {
+        get { state.withLock { $0.value } }
+        set { set(newValue, fromChannel: false) }
+    }
+
+    /// The terminal to bind the cell with: subscribing to it gets the current value, then every
+    /// change; sending a value into it sets the cell.
+    ///
+    /// RAC 2.5: `RACChannelTo(object, keyPath)`.
+    public var channel: ChannelTerminal<Value> {
+        binding.followingTerminal
+    }
+
+    private func set(_ value: Value, fromChannel: Bool) {
+        state.withLock { state in
+            state.value = value
+            state.version += 1
+            state.cameFromChannel = fromChannel
+        }
+        input.gate.run { [self] in publishLatest() }
+    }
+
+    /// Sends the latest value, unless it was sent already. As the owner of `input`'s lock, so
+    /// publishing is in the order of the writes.
+    private func publishLatest() {
+        let latest = state.withLock { $0 }
+        guard latest.version != published else { return }
+        published = latest.version
+        observers.receive(latest.value)
+        if latest.cameFromChannel {
+            binding.followingSubject.keepSilently(latest.value)
+        } else {
+            binding.leadingTerminal.sendNext(latest.value)
+        }
+    }
+}
+
+/// What an ``ObservableValue`` holds.
+private struct CellState<Value> {
+    var value: Value
+    /// How many writes there have been.
+    var version: UInt64 = 0
+    /// Whether the last write came in through the channel (and so is not sent back out).
+    var cameFromChannel = false
+}

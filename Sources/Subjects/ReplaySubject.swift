@@ -1,0 +1,39 @@
+import Signals
+
+/// A subject that sends each new subscriber the last `capacity` values, then the terminal event
+/// if there was one, then the live events.
+///
+/// Replay and live events join with no gap and no duplicate, also when sends race with
+/// subscriptions: a subscriber is replayed to and added in one step that no send can cut into.
+/// A subscriber that comes from inside a delivery on another thread is replayed to once this
+/// thread has left its deliveries.
+///
+/// ```swift
+/// let recent = ReplaySubject<String, Never>(capacity: 2)
+/// recent.sendNext("a"); recent.sendNext("b"); recent.sendNext("c")
+/// recent.subscribe(next: { print($0) })   // prints b, c
+/// ```
+///
+/// RAC 2.5: `RACReplaySubject`, `+replaySubjectWithCapacity:`.
+public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {
+    private let observers: ReplaySink<Value, Failure>
+
+    /// A replay subject keeping the last `capacity` values.
+    ///
+    /// - Parameter capacity: How many values to replay; `0` replays only the terminal event. The
+    ///   default, unlimited, is RAC 2.5's: it keeps every value ever sent, for the subject's
+    ///   lifetime, so memory grows with each send; give a bound when the stream is long.
+    ///   A negative capacity is a precondition failure.
+    ///
+    /// RAC 2.5: `+replaySubjectWithCapacity:` (`+subject` for the unlimited default).
+    public init(capacity: Int = .max) {
+        precondition(capacity >= 0, "ReplaySubject(capacity:) needs a capacity of zero or more, got \(capacity)")
+        observers = ReplaySink<Value, Failure>(capacity: capacity)
+        super.init(replaying: observers)
+    }
+
+    /// Keeps `value` as the latest, for later subscribers, without sending it to the current ones.
+    func keepSilently(_ value: Value) {
+        input.gate.run { [observers] in observers.keep(value) }
+    }
+}

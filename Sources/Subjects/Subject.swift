@@ -1,0 +1,83 @@
+import Disposables
+import Signals
+
+/// A hot signal that is also a subscriber: what is sent to it goes to everyone subscribed now.
+///
+/// - Every current subscriber gets every event. One added while an event is being delivered does
+///   not get that event; one removed during a delivery gets nothing after its removal.
+/// - Sends from many threads are serialized; a send from another thread waits for the event being
+///   delivered. **Departure:** a send made from inside one of this subject's own subscribers is
+///   queued and delivered after the current event, in order, to every subscriber alike (RAC 2.5
+///   delivers it depth-first under a recursive lock). No subscriber callback runs under a lock of
+///   the subject's.
+/// - **Departure:** the terminal event reaches every subscriber once, and a subscriber that comes
+///   later gets it at once (RAC 2.5's subject keeps no terminal state, so a late subscriber waits
+///   forever). Sends after the terminal event are ignored.
+/// - As a subscriber of other signals (``Signal/subscribe(_:)``), it keeps their subscriptions
+///   only while they run, and disposes those still running when it is sent an error or completion.
+///
+/// ```swift
+/// let subject = Subject<Int, Never>()
+/// subject.subscribe(next: { print($0) })
+/// subject.sendNext(1)       // prints 1
+/// ```
+///
+/// A send costs the subscriber lock and a plain call per subscriber.
+///
+/// RAC 2.5: `RACSubject`, `+subject`.
+public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberProtocol, @unchecked Sendable {
+    /// Where every event sent to the subject is serialized on its way to the subscribers.
+    let input: Subscriber<Value, Failure>
+
+    /// A subject with no subscribers.
+    ///
+    /// RAC 2.5: `+subject`.
+    public override convenience init() {
+        self.init(broadcastingTo: BroadcastSink())
+    }
+
+    /// A subject that sends each event to the members of `observers`.
+    init(broadcastingTo observers: BroadcastSink<Value, Failure>) {
+        input = Subscriber(observers)
+        let gate: DeliveryLock = input.gate
+        super.init(producer: { sink in observers.add(sink, deliveredUnder: gate) })
+    }
+
+    /// A subject whose new subscribers `observers` replays its kept values to.
+    init(replaying observers: ReplaySink<Value, Failure>) {
+        input = Subscriber(observers)
+        let gate = input.gate
+        super.init(producer: { sink in observers.subscribe(sink, through: gate) })
+    }
+
+    /// Sends `value` to every current subscriber; ignored after the terminal event.
+    ///
+    /// RAC 2.5: `-sendNext:`.
+    public final func sendNext(_ value: Value) {
+        input.sendNext(value)
+    }
+
+    /// Sends `error` to every subscriber and ends the subject: the subscriptions it holds to other
+    /// signals are disposed first. Ignored after the terminal event.
+    ///
+    /// RAC 2.5: `-sendError:`.
+    public final func sendError(_ error: Failure) {
+        input.sendError(error)
+    }
+
+    /// Sends completion to every subscriber and ends the subject: the subscriptions it holds to
+    /// other signals are disposed first. Ignored after the terminal event.
+    ///
+    /// RAC 2.5: `-sendCompleted`.
+    public final func sendCompleted() {
+        input.sendCompleted()
+    }
+
+    /// Keeps `disposable`, a subscription that sends to this subject, until it ends or the
+    /// subject does; disposes it at once if the subject has ended.
+    ///
+    /// RAC 2.5: `-didSubscribeWithDisposable:`.
+    public final func didSubscribe(with disposable: CompoundDisposable) {
+        input.didSubscribe(with: disposable)
+    }
+}

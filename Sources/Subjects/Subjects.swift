@@ -1,1 +1,0 @@
-// The Subjects module arrives with its own issue; until then it holds nothing (DESIGN.md).

@@ -1,0 +1,208 @@
+import Disposables
+import Signals
+@testable import Subjects
+import TestSupport
+import XCTest
+
+final class SubjectTests: XCTestCase {
+    func testSubject_everyCurrentSubscriberGetsEveryEvent() {
+        let subject = Subject<Int, TestError>()
+        subject.sendNext(0)
+        let first = subject.record()
+        subject.sendNext(1)
+        let second = subject.record()
+        subject.sendNext(2)
+        subject.sendCompleted()
+        XCTAssertEqual(first.events, [.next(1), .next(2), .completed])
+        XCTAssertEqual(second.events, [.next(2), .completed])
+    }
+
+    func testSubject_errorReachesEverySubscriberOnce() {
+        let subject = Subject<Int, TestError>()
+        let first = subject.record()
+        let second = subject.record()
+        subject.sendError(.first)
+        subject.sendError(.second)
+        subject.sendCompleted()
+        XCTAssertEqual(first.events, [.error(.first)])
+        XCTAssertEqual(second.events, [.error(.first)])
+    }
+
+    func testSubject_lateSubscriberGetsTheTerminalEventAtOnce_andSendsAfterItAreIgnored() {
+        let subject = Subject<Int, TestError>()
+        subject.sendCompleted()
+        subject.sendNext(1)
+        subject.sendError(.first)
+        XCTAssertEqual(subject.record().events, [.completed])
+    }
+
+    func testSubject_subscriberAddedDuringADeliveryDoesNotGetThatValue() {
+        let subject = Subject<Int, Never>()
+        let late = Recorder<Int>()
+        let added = Counter()
+        subject.subscribe(next: { _ in
+            guard added.value == 0 else { return }
+            added.increment()
+            subject.subscribe(next: { late.record($0) })
+        })
+        subject.sendNext(1)
+        subject.sendNext(2)
+        XCTAssertEqual(late.values, [2])
+    }
+
+    func testSubject_subscriberRemovedDuringADeliveryGetsNothingAfter() {
+        let subject = Subject<Int, Never>()
+        let second = Recorder<Int>()
+        let secondSubscription = DisposableBox()
+        subject.subscribe(next: { _ in secondSubscription.disposable?.dispose() })
+        secondSubscription.disposable = subject.subscribe(next: { second.record($0) })
+        subject.sendNext(1)
+        subject.sendNext(2)
+        XCTAssertEqual(second.values, [])
+    }
+
+    func testSubject_reentrantSendsAreQueuedAndReachEverySubscriberInOrder() {
+        let subject = Subject<Int, Never>()
+        let first = Recorder<Int>()
+        let second = Recorder<Int>()
+        subject.subscribe(next: { value in
+            first.record(value)
+            if value < 3 { subject.sendNext(value + 1) }
+        })
+        subject.subscribe(next: { second.record($0) })
+        subject.sendNext(1)
+        XCTAssertEqual(first.values, [1, 2, 3])
+        XCTAssertEqual(second.values, [1, 2, 3])
+    }
+
+    func testSubject_aReentrantBurstOfAHundredThousandSendsIsDelivered() {
+        let subject = Subject<Int, Never>()
+        let received = Counter()
+        subject.subscribe(next: { value in
+            received.increment()
+            if value == 0 { for next in 1...100_000 { subject.sendNext(next) } }
+        })
+        subject.sendNext(0)
+        XCTAssertEqual(received.value, 100_001)
+    }
+
+    func testSubject_reentrantCompletionComesAfterTheQueuedValues() {
+        let subject = Subject<Int, Never>()
+        subject.subscribe(next: { value in
+            if value == 1 {
+                subject.sendNext(2)
+                subject.sendCompleted()
+                subject.sendNext(3)
+            }
+        })
+        let recorder = subject.record()
+        subject.sendNext(1)
+        XCTAssertEqual(recorder.events, [.next(1), .next(2), .completed])
+    }
+
+    func testSubject_sendsFromManyThreadsAreSerialized() {
+        let subject = Subject<Int, Never>()
+        let inside = Counter()
+        let overlaps = Counter()
+        let received = Counter()
+        subject.subscribe(next: { _ in
+            inside.increment()
+            if inside.value > 1 { overlaps.increment() }
+            received.increment()
+            inside.decrement()
+        })
+        race(threads: 8) { _ in
+            for value in 0..<1_000 { subject.sendNext(value) }
+        }
+        XCTAssertEqual(received.value, 8_000)
+        XCTAssertEqual(overlaps.value, 0)
+    }
+
+    func testSubject_racingSubscribeSendAndDispose_deliverOncePerSubscriberInOrder_andNothingAfterDisposal() {
+        for _ in 0..<1_000 {
+            let subject = Subject<Int, Never>()
+            race(threads: 8) { index in
+                if index < 2 {
+                    for value in 0..<20 { subject.sendNext(index * 100 + value) }
+                    return
+                }
+                let received = Recorder<Int>()
+                let disposed = Counter()
+                let subscription = subject.subscribe(next: { value in
+                    XCTAssertEqual(disposed.value, 0, "delivered after disposal")
+                    received.record(value)
+                })
+                subject.sendNext(1_000 + index)
+                subscription.dispose()
+                disposed.increment()
+                let values = received.values
+                XCTAssertEqual(Set(values).count, values.count, "delivered twice")
+                for sender in 0..<2 {
+                    let fromSender = values.filter { $0 / 100 == sender }
+                    XCTAssertEqual(fromSender, fromSender.sorted(), "out of order")
+                }
+            }
+        }
+    }
+
+    func testSubject_asASubscriber_forwardsEveryEventOfItsSource() {
+        let subject = Subject<Int, TestError>()
+        let recorder = subject.record()
+        TestSource([1, 2]).signal.subscribe(subject)
+        XCTAssertEqual(recorder.events, [.next(1), .next(2), .completed])
+    }
+
+    func testSubject_terminalEventDisposesTheSubscriptionsItHolds() {
+        let subject = Subject<Int, TestError>()
+        let source = DrivenSource<TestError>()
+        source.signal.subscribe(subject)
+        XCTAssertEqual(source.disposals.value, 0)
+        subject.sendCompleted()
+        XCTAssertEqual(source.disposals.value, 1)
+        source.input.sendNext(1)
+        XCTAssertEqual(subject.record().events, [.completed])
+    }
+
+    func testSubject_doesNotKeepTheSubscriptionsOfSourcesOnceTheyEnd() {
+        let subject = Subject<Int, Never>()
+        let (_, token) = trackingLifetime { token in
+            for _ in 0..<100_000 {
+                Signal<Int, Never> { subscriber in
+                    subscriber.sendNext(1)
+                    return Disposable { _ = token }
+                }.subscribe(subject).dispose()
+            }
+        }
+        XCTAssertFalse(token.isAlive)
+        XCTAssertLessThanOrEqual(subject.input.disposable.count, 1, "only the subject's own gate may be kept")
+        let recorder = subject.record()
+        subject.sendNext(2)
+        XCTAssertEqual(recorder.values, [2])
+    }
+
+    func testSubject_releasesSubscribersAfterTheTerminalEvent_andAfterDisposal() {
+        let subject = Subject<Int, Never>()
+        let (disposable, disposedToken) = trackingLifetime { token in
+            subject.subscribe(next: { _ in _ = token })
+        }
+        let (_, completedToken) = trackingLifetime { token in
+            subject.subscribe(next: { _ in _ = token })
+        }
+        disposable.dispose()
+        XCTAssertFalse(disposedToken.isAlive)
+        XCTAssertTrue(completedToken.isAlive)
+        subject.sendCompleted()
+        XCTAssertFalse(completedToken.isAlive)
+    }
+
+    func testSubject_isReleasedOnceNothingReferencesIt() {
+        weak var weakSubject: Subject<Int, Never>?
+        do {
+            let subject = Subject<Int, Never>()
+            weakSubject = subject
+            subject.subscribe(next: { _ in })
+            subject.sendNext(1)
+        }
+        XCTAssertNil(weakSubject)
+    }
+}
