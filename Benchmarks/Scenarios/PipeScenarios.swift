@@ -3,29 +3,10 @@ import Signals
 /// The hot paths that start at a pipe: one input out to many subscribers, and two inputs into one
 /// (`signal.combineLatest` counts sends, `signal.zip` pairs).
 func pipeScenarios() -> [Scenario] { [
-    Scenario(
-        name: "signal.pipe-fanout",
-        operations: 1_000_000,
-        prepareOurs: { count in
-            let sink = Sink()
-            let (signal, input) = Signal<Int, Never>.pipe()
-            for _ in 0..<fanout { signal.subscribe(next: { sink.value &+= $0 }) }
-            let sends = max(1, count / fanout)
-            return {
-                for value in 0..<sends { input.sendNext(value) }
-            }
-        },
-        prepareBaseline: { count in
-            let sink = Sink()
-            let subscribers: [(Int) -> Void] = (0..<fanout).map { _ in opaque { sink.value &+= $0 } }
-            let sends = max(1, count / fanout)
-            return {
-                for value in 0..<sends {
-                    for subscriber in subscribers { subscriber(value) }
-                }
-            }
-        }
-    ),
+    fanoutScenario(name: "signal.pipe-fanout") {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        return (signal, input.sendNext)
+    },
     Scenario(
         name: "signal.zip",
         operations: 1_000_000,
@@ -105,8 +86,36 @@ private final class BaselineCombineLatest {
     }
 }
 
-/// How many subscribers `signal.pipe-fanout` has; its operations count deliveries.
+/// How many subscribers a fan-out scenario has; its operations count deliveries.
 private let fanout = 100
+
+/// One hot signal out to `fanout` subscribers, `count / fanout` sends through `makeHotSignal`'s
+/// send, beside an array of `fanout` opaque closures each called per value.
+func fanoutScenario(name: String, makeHotSignal: @escaping () -> (Signal<Int, Never>, (Int) -> Void)) -> Scenario {
+    Scenario(
+        name: name,
+        operations: 1_000_000,
+        prepareOurs: { count in
+            let sink = Sink()
+            let (signal, send) = makeHotSignal()
+            for _ in 0..<fanout { signal.subscribe(next: { sink.value &+= $0 }) }
+            let sends = max(1, count / fanout)
+            return {
+                for value in 0..<sends { send(value) }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let subscribers: [(Int) -> Void] = (0..<fanout).map { _ in opaque { sink.value &+= $0 } }
+            let sends = max(1, count / fanout)
+            return {
+                for value in 0..<sends {
+                    for subscriber in subscribers { subscriber(value) }
+                }
+            }
+        }
+    )
+}
 
 /// The baseline's zip: a FIFO buffer of `Int` per side (storage reused once drained), calling
 /// the sink per pair. Its state needs no exclusivity checks, as the library's hot state does not.

@@ -5,29 +5,10 @@ import Subjects
 /// The hot signals of the Subjects module: one subject out to many subscribers, a replay to late
 /// subscribers, and subscribe/dispose cycles on an autoconnecting multicast.
 func subjectScenarios() -> [Scenario] { [
-    Scenario(
-        name: "subject.fanout",
-        operations: 1_000_000,
-        prepareOurs: { count in
-            let sink = Sink()
-            let subject = Subject<Int, Never>()
-            for _ in 0..<fanout { subject.subscribe(next: { sink.value &+= $0 }) }
-            let sends = max(1, count / fanout)
-            return {
-                for value in 0..<sends { subject.sendNext(value) }
-            }
-        },
-        prepareBaseline: { count in
-            let sink = Sink()
-            let subscribers: [(Int) -> Void] = (0..<fanout).map { _ in opaque { sink.value &+= $0 } }
-            let sends = max(1, count / fanout)
-            return {
-                for value in 0..<sends {
-                    for subscriber in subscribers { subscriber(value) }
-                }
-            }
-        }
-    ),
+    fanoutScenario(name: "subject.fanout") {
+        let subject = Subject<Int, Never>()
+        return (subject, subject.sendNext)
+    },
     Scenario(
         name: "subject.replay",
         operations: 1_000_000,
@@ -65,9 +46,6 @@ func subjectScenarios() -> [Scenario] { [
         }
     ),
 ] }
-
-/// How many subscribers `subject.fanout` has; its operations count deliveries.
-private let fanout = 100
 
 /// How many late subscribers `subject.replay` replays to; its operations count replayed values.
 private let lateSubscribers = 10

@@ -2,6 +2,7 @@ import Disposables
 import Foundation
 import Schedulers
 import Signals
+import Subjects
 import Synchronization
 import Tuples
 import XCTest
@@ -171,6 +172,53 @@ final class ReadmeTests: XCTestCase {
         XCTAssertEqual(attempts.withLock { $0 }, 3)
     }
 
+    func testSubjects() {
+        // README: Subjects
+        let subject = Subject<Int, Never>()
+        let heard = Mutex<[Int]>([])
+        subject.subscribe(next: { value in heard.withLock { $0.append(value) } })
+        subject.sendNext(1)              // heard: [1]
+
+        let recent = ReplaySubject<String, Never>(capacity: 2)
+        recent.sendNext("a")
+        recent.sendNext("b")
+        recent.sendNext("c")
+        let replayed = Mutex<[String]>([])
+        recent.subscribe(next: { value in replayed.withLock { $0.append(value) } })
+        // replayed: ["b", "c"], then whatever is sent next
+
+        let ticks = Signal<Int, Never> { subscriber in
+            subscriber.sendNext(42)
+            return nil
+        }
+        let shared = ticks.publish().autoconnect()
+        let first = shared.subscribe(next: { print("first", $0) })   // connects: prints "first 42"
+        let second = shared.subscribe(next: { print("second", $0) })
+        first.dispose()
+        second.dispose()                 // the last one out disposes the connection
+
+        let model = ObservableValue("Ada")
+        let field = ObservableValue("")
+        model.channel.subscribe(field.channel)
+        field.channel.subscribe(model.channel)
+        // field.value == "Ada"
+        field.value = "Grace"            // model.value == "Grace"
+        // End of README
+
+        XCTAssertEqual(heard.withLock { $0 }, [1])
+        XCTAssertEqual(replayed.withLock { $0 }, ["b", "c"])
+        let printed = Mutex<[String]>([])
+        let checked = ticks.publish().autoconnect()
+        let one = checked.subscribe(next: { value in printed.withLock { $0.append("first \(value)") } })
+        let two = checked.subscribe(next: { value in printed.withLock { $0.append("second \(value)") } })
+        one.dispose()
+        two.dispose()
+        XCTAssertEqual(printed.withLock { $0 }, ["first 42"])
+        XCTAssertTrue(first.isDisposed && second.isDisposed)
+        XCTAssertEqual(model.value, "Grace")
+        XCTAssertEqual(field.value, "Grace")
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -178,7 +226,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 6)
+        XCTAssertEqual(blocks.count, 7)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -19,13 +19,12 @@ final class MulticastConnectionTests: XCTestCase {
 
     func testConnect_subscribesOnceWhenEightThreadsRace_andAlwaysReturnsTheSameDisposable() {
         for _ in 0..<200 {
-            let source = DrivenSource<TestError>()
+            // A pipe is subscribed on the calling thread, with no scheduler hop, unlike a created
+            // signal on a thread without a current scheduler.
+            let (pipe, _) = Signal<Int, TestError>.pipe()
             let disposables = Lock<[ObjectIdentifier]>([])
             let subscriptions = Counter()
-            let counted = Signal<Int, TestError> { subscriber in
-                subscriptions.increment()
-                return source.signal.subscribe(subscriber)
-            }.multicast(Subject())
+            let counted = pipe.initially { subscriptions.increment() }.multicast(Subject())
             race(threads: 8) { _ in
                 let disposable = counted.connect()
                 disposables.withLock { $0.append(ObjectIdentifier(disposable)) }

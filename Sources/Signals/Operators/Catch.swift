@@ -62,8 +62,7 @@ extension Signal {
 }
 
 /// The source side of `catch`: on an error, subscribes the output to the handler's signal.
-private final class CatchSink<Value, Failure: Error, NewFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, NewFailure>
+private final class CatchSink<Value, Failure: Error, NewFailure: Error>: SubscriberSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
     private let current: SerialDisposable
     private let handler: @Sendable (Failure) -> Signal<Value, NewFailure>
 
@@ -72,10 +71,9 @@ private final class CatchSink<Value, Failure: Error, NewFailure: Error>: Sink<Va
         current: SerialDisposable,
         handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) {
-        self.output = output
         self.current = current
         self.handler = handler
-        super.init()
+        super.init(output)
     }
 
     package override func attach(_ upstream: Disposable) {
@@ -96,30 +94,16 @@ private final class CatchSink<Value, Failure: Error, NewFailure: Error>: Sink<Va
 }
 
 /// The handler's signal's side of `catch`: everything goes to the output.
-private final class CaughtSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, Failure>
+private final class CaughtSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
     private let current: SerialDisposable
 
     init(_ output: Subscriber<Value, Failure>, current: SerialDisposable) {
-        self.output = output
         self.current = current
-        super.init()
+        super.init(output)
     }
 
     package override func attach(_ upstream: Disposable) {
         // The source's subscription has ended: replacing it needs no disposal.
         current.disposable = upstream
-    }
-
-    package override func receive(_ value: Value) {
-        output.sendNext(value)
-    }
-
-    package override func receive(error: Failure) {
-        output.sendError(error)
-    }
-
-    package override func receiveCompleted() {
-        output.sendCompleted()
     }
 }

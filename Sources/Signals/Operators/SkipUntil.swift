@@ -68,29 +68,15 @@ private final class SkipTriggerSink<Value, Failure: Error>: Sink<Value, Failure>
     // An error from the trigger is ignored, as in the seed: the gate stays shut.
 }
 
-private final class SkippingSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, Failure>
+private final class SkippingSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
     private let gate: SkipGate
 
     init(_ output: Subscriber<Value, Failure>, _ gate: SkipGate) {
-        self.output = output
         self.gate = gate
-        super.init()
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        output.disposable.add(upstream)
+        super.init(output)
     }
 
     package override func receive(_ value: Value) {
-        if gate.isOpen { output.sendNext(value) }
-    }
-
-    package override func receive(error: Failure) {
-        output.sendError(error)
-    }
-
-    package override func receiveCompleted() {
-        output.sendCompleted()
+        if gate.isOpen { super.receive(value) }
     }
 }

@@ -36,3 +36,21 @@ package class SubscriberSink<Value, Failure: Error, OutputValue, OutputFailure: 
         output.disposable.add(upstream)
     }
 }
+
+/// A ``SubscriberSink`` that sends every event on unchanged: the input side of an operator whose
+/// output takes events from more than one subscription (`catch`, `take(untilReplacement:)`,
+/// `skip(until:)`). Subclasses override what they do differently.
+package class ForwardingSubscriberSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+    package override func receive(_ value: Value) {
+        output.sendNext(value)
+    }
+
+    package override func receive(error: Failure) {
+        output.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        output.sendCompleted()
+    }
+}
+

@@ -31,58 +31,43 @@ extension Signal {
 }
 
 /// The source side of `take(untilReplacement:)`: everything but completion goes through.
-private final class ReplacedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, Failure>
+private final class ReplacedSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
     private let subscription: SerialDisposable
 
     init(_ output: Subscriber<Value, Failure>, subscription: SerialDisposable) {
-        self.output = output
         self.subscription = subscription
-        super.init()
+        super.init(output)
     }
 
     package override func attach(_ upstream: Disposable) {
         subscription.disposable = upstream
     }
 
-    package override func receive(_ value: Value) {
-        output.sendNext(value)
-    }
-
-    package override func receive(error: Failure) {
-        output.sendError(error)
-    }
-
     // Completion ends only the source: the result waits for the replacement.
+    package override func receiveCompleted() {}
 }
 
 /// The replacement side of `take(untilReplacement:)`: its first event ends the source.
-private final class ReplacementSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let output: Subscriber<Value, Failure>
+private final class ReplacementSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
     private let source: SerialDisposable
 
     init(_ output: Subscriber<Value, Failure>, replacing source: SerialDisposable) {
-        self.output = output
         self.source = source
-        super.init()
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        output.disposable.add(upstream)
+        super.init(output)
     }
 
     package override func receive(_ value: Value) {
         source.dispose()
-        output.sendNext(value)
+        super.receive(value)
     }
 
     package override func receive(error: Failure) {
         source.dispose()
-        output.sendError(error)
+        super.receive(error: error)
     }
 
     package override func receiveCompleted() {
         source.dispose()
-        output.sendCompleted()
+        super.receiveCompleted()
     }
 }
