@@ -149,7 +149,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
     @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
     /// Events sent reentrantly by the delivering thread, delivered after the current one.
-    @exclusivity(unchecked) private var pending = Queue<Pending>()
+    @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
     @exclusivity(unchecked) private var hasPending = false
     /// What a pending terminal event disposes before it is delivered.
     private var pendingSubscription: CompoundDisposable?
@@ -195,19 +195,6 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         case .performed: return
         case .ownedByThisThread: enqueue(event, subscription)
         case .busyElsewhere: context.defer_(for: self) { [self] in sendTerminal(event, disposing: subscription) }
-        }
-    }
-
-    /// Runs `work` as the owner, in order with the events: now, after the event this thread is
-    /// delivering, or once this thread has left its deliveries. It runs even after the end, so it
-    /// must check the state it acts on: how a subject subscribes a replaying subscriber, with no
-    /// send in between.
-    package func run(_ work: @escaping () -> Void) {
-        let context = currentContext
-        switch perform(in: context, { work(); drainPending() }) {
-        case .performed: return
-        case .ownedByThisThread: enqueue(.work(work))
-        case .busyElsewhere: context.defer_(for: self) { [self] in run(work) }
         }
     }
 
@@ -259,22 +246,23 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     @inline(never)
     private func deliverPending() {
-        while let item = pending.popFirst() {
+        while let event = pending.popFirst() {
             hasPending = !pending.isEmpty
-            switch item {
-            case let .work(work):
-                work()
-            case .event where isDisposed || isEnded:
-                continue
-            case let .event(.next(value)):
+            if isDisposed || isEnded { break }
+            switch event {
+            case let .next(value):
                 receiver.use { $0.receive(value) }
-            case let .event(event):
+            case .error, .completed:
                 if let subscription = pendingSubscription.take() {
                     deliverTerminal(event, disposing: subscription)
                 }
             }
         }
-        if isDisposed || isEnded { pendingSubscription = nil }
+        if isDisposed || isEnded {
+            pending.removeAll()
+            hasPending = false
+            pendingSubscription = nil
+        }
     }
 
     @inline(never)
@@ -284,18 +272,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             if pendingSubscription != nil { return }
             pendingSubscription = subscription
         }
-        enqueue(.event(event))
-    }
-
-    private func enqueue(_ item: Pending) {
-        pending.append(item)
+        pending.append(event)
         hasPending = true
-    }
-
-    /// What waits for the delivery under way: an event, or work to run as the owner.
-    private enum Pending {
-        case event(Event<Value, Failure>)
-        case work(() -> Void)
     }
 
     /// Cancels and lets go of the chain below, unless it has ended by a terminal event.

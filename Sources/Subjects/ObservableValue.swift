@@ -30,8 +30,8 @@ public final class ObservableValue<Value>: @unchecked Sendable {
     private let state: Lock<CellState<Value>>
     private let observers = ReplaySink<Value, Never>(capacity: 1)
     /// Serializes publishing; its receiver is `observers`.
-    private let input: Subscriber<Value, Never>
-    /// The version last published; touched by the owner of `input`'s lock only.
+    private let input: SerialInput<Value, Never>
+    /// The version last published; touched by `input`'s deliverer only.
     @exclusivity(unchecked) private var published: UInt64 = 0
     private let binding = Channel<Value>()
 
@@ -44,10 +44,10 @@ public final class ObservableValue<Value>: @unchecked Sendable {
         nonisolated(unsafe) let initial = CellState(value: value)
         state = Lock(initial)
         observers.keep(value)
-        input = Subscriber(observers)
+        let input = SerialInput(observers)
+        self.input = input
         let observers = observers
-        let gate = input.gate
-        signal = Signal(producer: { sink in observers.subscribe(sink, through: gate) })
+        signal = Signal(producer: { sink in observers.subscribe(sink, through: input) })
         binding.leadingTerminal.sendNext(value)
         binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
     }
@@ -76,11 +76,11 @@ public final class ObservableValue<Value>: @unchecked Sendable {
             state.version += 1
             state.cameFromChannel = fromChannel
         }
-        input.gate.run { [self] in publishLatest() }
+        input.run { [self] in publishLatest() }
     }
 
-    /// Sends the latest value, unless it was sent already. As the owner of `input`'s lock, so
-    /// publishing is in the order of the writes.
+    /// Sends the latest value, unless it was sent already. As `input`'s deliverer, so publishing
+    /// is in the order of the writes.
     private func publishLatest() {
         let latest = state.withLock { $0 }
         guard latest.version != published else { return }

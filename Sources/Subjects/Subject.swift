@@ -27,7 +27,7 @@ import Signals
 /// RAC 2.5: `RACSubject`, `+subject`.
 public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberProtocol, @unchecked Sendable {
     /// Where every event sent to the subject is serialized on its way to the subscribers.
-    let input: Subscriber<Value, Failure>
+    let input: SerialInput<Value, Failure>
 
     /// A subject with no subscribers.
     ///
@@ -38,16 +38,16 @@ public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberP
 
     /// A subject that sends each event to the members of `observers`.
     init(broadcastingTo observers: BroadcastSink<Value, Failure>) {
-        input = Subscriber(observers)
-        let gate: DeliveryLock = input.gate
-        super.init(producer: { sink in observers.add(sink, deliveredUnder: gate) })
+        let input = SerialInput(observers)
+        self.input = input
+        super.init(producer: { sink in observers.add(sink, deliveredUnder: input) })
     }
 
     /// A subject whose new subscribers `observers` replays its kept values to.
     init(replaying observers: ReplaySink<Value, Failure>) {
-        input = Subscriber(observers)
-        let gate = input.gate
-        super.init(producer: { sink in observers.subscribe(sink, through: gate) })
+        let input = SerialInput(observers)
+        self.input = input
+        super.init(producer: { sink in observers.subscribe(sink, through: input) })
     }
 
     /// Sends `value` to every current subscriber; ignored after the terminal event.

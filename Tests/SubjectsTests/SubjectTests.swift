@@ -100,6 +100,49 @@ final class SubjectTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.next(1), .next(2), .completed])
     }
 
+    func testSubject_aCallbackMayWaitForAnotherThreadSendingToTheSameSubject() {
+        let subject = Subject<Int, Never>()
+        let received = Recorder<Int>()
+        subject.subscribe(next: { value in
+            received.record(value)
+            guard value == 1 else { return }
+            let sent = DispatchSemaphore(value: 0)
+            Thread {
+                subject.sendNext(2)
+                sent.signal()
+            }.start()
+            // No lock of the subject's is held here, so the other thread's send does not wait.
+            sent.wait()
+        })
+        subject.sendNext(1)
+        XCTAssertEqual(received.values, [1, 2])
+    }
+
+    func testSubject_disposalFromAnotherThreadWhileACallbackRunsReturnsAfterIt_andNothingFollows() {
+        let subject = Subject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let log = Recorder<String>()
+        let subscription = subject.subscribe(next: { value in
+            log.record("start \(value)")
+            if value == 1 {
+                entered.signal()
+                proceed.wait()
+            }
+            log.record("end \(value)")
+        })
+        let sender = Thread { subject.sendNext(1); subject.sendNext(2) }
+        sender.start()
+        entered.wait()
+        proceed.signal()
+        subscription.dispose()
+        log.record("disposed")
+        subject.sendNext(3)
+        XCTAssertEqual(Array(log.values.prefix(2)), ["start 1", "end 1"])
+        XCTAssertEqual(log.values.last, "disposed")
+        XCTAssertFalse(log.values.contains("start 3"))
+    }
+
     func testSubject_sendsFromManyThreadsAreSerialized() {
         let subject = Subject<Int, Never>()
         let inside = Counter()

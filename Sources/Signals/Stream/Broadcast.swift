@@ -186,13 +186,13 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
 
     /// Subscribes `sink`, which gets every event sent after this returns (or the terminal event at
     /// once): attaches it first, then adds it, so no event reaches it unattached.
-    package final func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> Disposable? {
+    package final func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: any Quiescing) -> Disposable? {
         let member = member(for: sink, deliveredUnder: lock)
         return join(member) ? member : nil
     }
 
     /// A member for `sink`, attached to it, that has not joined yet.
-    package final func member(for sink: Sink<Value, Failure>, deliveredUnder lock: DeliveryLock) -> BroadcastObserver<Value, Failure> {
+    package final func member(for sink: Sink<Value, Failure>, deliveredUnder lock: any Quiescing) -> BroadcastObserver<Value, Failure> {
         let member = memberType.init(sink, lock: lock, in: broadcast)
         sink.attach(member)
         return member
@@ -245,10 +245,10 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
 /// so disposing it quiesces that lock before it cancels and lets go of the sink.
 package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @unchecked Sendable {
     @exclusivity(unchecked) private var sink: Retained<Sink<Value, Failure>>
-    private let lock: DeliveryLock
+    private let lock: any Quiescing
     private let broadcast: Broadcast
 
-    required init(_ sink: Sink<Value, Failure>, lock: DeliveryLock, in broadcast: Broadcast) {
+    required init(_ sink: Sink<Value, Failure>, lock: any Quiescing, in broadcast: Broadcast) {
         self.sink = Retained(sink)
         self.lock = lock
         self.broadcast = broadcast

@@ -2,9 +2,9 @@ import Disposables
 
 /// A ``BroadcastSink`` that keeps the last `capacity` values it sent, for the replaying subjects.
 ///
-/// The kept values are touched only by the owner of the input's lock: each value is kept as it is
-/// sent, and a new subscriber is replayed to and made a member in one piece of work run as the
-/// owner (``subscribe(_:through:)``). So no send can fall between the replay and the first live
+/// The kept values are touched only by the input's deliverer: each value is kept as it is sent,
+/// and a new subscriber is replayed to and made a member in one piece of work run as the
+/// deliverer (``subscribe(_:through:)``). So no send can fall between the replay and the first live
 /// value: nothing is missed and nothing comes twice, however sends and subscriptions race.
 package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Failure>, @unchecked Sendable {
     private let capacity: Int
@@ -34,11 +34,11 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         super.receive(value)
     }
 
-    /// Subscribes `sink` through `gate`, the input's lock: replays the kept values, then the
-    /// terminal event if there was one, else makes it a member, all as the owner.
-    package func subscribe(_ sink: Sink<Value, Failure>, through gate: SubscriberGate<Value, Failure>) -> Disposable {
-        let member = member(for: sink, deliveredUnder: gate)
-        gate.run { [self] in replay(to: member) }
+    /// Subscribes `sink` through `input`: replays the kept values, then the terminal event if
+    /// there was one, else makes it a member, all as the input's deliverer.
+    package func subscribe(_ sink: Sink<Value, Failure>, through input: SerialInput<Value, Failure>) -> Disposable {
+        let member = member(for: sink, deliveredUnder: input)
+        input.run { [self] in replay(to: member) }
         return member
     }
 
@@ -58,7 +58,7 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         return true
     }
 
-    /// Keeps `value` as the latest, without sending it: as the owner of the input's lock, or
+    /// Keeps `value` as the latest, without sending it: as the input's deliverer, or
     /// before anything can subscribe.
     package func keep(_ value: Value) {
         if kept.count < capacity {
