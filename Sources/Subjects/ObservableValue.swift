@@ -54,6 +54,8 @@ public final class ObservableValue<Value>: @unchecked Sendable {
 
     deinit {
         binding.leadingTerminal.sendCompleted()
+        // Nothing can publish any more: the subscribers of `signal` can go.
+        input.releaseReceiver()
     }
 
     /// The current value.

@@ -5,8 +5,8 @@ import Signals
 ///
 /// Replay and live events join with no gap and no duplicate, also when sends race with
 /// subscriptions: a subscriber is replayed to and added in one step that no send can cut into.
-/// A subscriber that comes from inside a delivery on another thread is replayed to once this
-/// thread has left its deliveries.
+/// A subscriber that comes while another thread is delivering is replayed to by that thread,
+/// right after its current event, so `subscribe` may return before the replay.
 ///
 /// ```swift
 /// let recent = ReplaySubject<String, Never>(capacity: 2)

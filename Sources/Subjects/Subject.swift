@@ -5,11 +5,15 @@ import Signals
 ///
 /// - Every current subscriber gets every event. One added while an event is being delivered does
 ///   not get that event; one removed during a delivery gets nothing after its removal.
-/// - Sends from many threads are serialized; a send from another thread waits for the event being
-///   delivered. **Departure:** a send made from inside one of this subject's own subscribers is
-///   queued and delivered after the current event, in order, to every subscriber alike (RAC 2.5
-///   delivers it depth-first under a recursive lock). No subscriber callback runs under a lock of
-///   the subject's.
+/// - Sends from many threads are serialized, and none waits: the thread that finds nobody
+///   delivering delivers, and a send made meanwhile (from another thread, or from inside a
+///   subscriber) is queued and delivered after the current event, in order, to every subscriber
+///   alike, before the delivering thread's own send returns. **Departure:** RAC 2.5 delivers a
+///   reentrant send depth-first under a recursive lock; here no subscriber callback runs under a
+///   lock, so a callback may even wait for another thread that sends to the same subject. The
+///   price: a send made while another thread delivers returns before its event is delivered.
+/// - Disposing a subscription from a thread that is not delivering waits for its callback under
+///   way, if any; nothing reaches it afterwards.
 /// - **Departure:** the terminal event reaches every subscriber once, and a subscriber that comes
 ///   later gets it at once (RAC 2.5's subject keeps no terminal state, so a late subscriber waits
 ///   forever). Sends after the terminal event are ignored.
@@ -22,7 +26,7 @@ import Signals
 /// subject.sendNext(1)       // prints 1
 /// ```
 ///
-/// A send costs the subscriber lock and a plain call per subscriber.
+/// A send costs one compare-and-swap and a plain call per subscriber.
 ///
 /// RAC 2.5: `RACSubject`, `+subject`.
 public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberProtocol, @unchecked Sendable {
@@ -48,6 +52,11 @@ public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberP
         let input = SerialInput(observers)
         self.input = input
         super.init(producer: { sink in observers.subscribe(sink, through: input) })
+    }
+
+    deinit {
+        // Nothing can send to the subject any more: its subscribers can go.
+        input.releaseReceiver()
     }
 
     /// Sends `value` to every current subscriber; ignored after the terminal event.

@@ -238,6 +238,22 @@ final class SubjectTests: XCTestCase {
         XCTAssertFalse(completedToken.isAlive)
     }
 
+    func testSubject_releasedWithoutEnding_letsGoOfItsSubscribersAndKeptValues() {
+        weak var weakSubject: ReplaySubject<LifetimeToken, Never>?
+        weak var weakKept: LifetimeToken?
+        let (_, token) = trackingLifetime { token in
+            let subject = ReplaySubject<LifetimeToken, Never>()
+            weakSubject = subject
+            subject.subscribe(next: { _ in _ = token })
+            let kept = LifetimeToken()
+            weakKept = kept
+            subject.sendNext(kept)
+        }
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakKept)
+        XCTAssertFalse(token.isAlive)
+    }
+
     func testSubject_isReleasedOnceNothingReferencesIt() {
         weak var weakSubject: Subject<Int, Never>?
         do {

@@ -16,8 +16,9 @@ import Synchronization
 /// Not generic, so that walking the members costs no metadata lookup in unspecialized code.
 package final class Broadcast: @unchecked Sendable {
     private struct Shared {
-        /// Members that joined since the sender last looked, in order.
-        var joining = Bag<BroadcastMember>()
+        /// Members that joined since the sender last looked, in order: a list linked through the
+        /// members themselves, so joining and leaving it are O(1) and allocate nothing.
+        var joining = JoiningList()
         /// Whether a member of `members` has left since the sender last looked.
         var hasLeavers = false
         var isTerminated = false
@@ -44,7 +45,7 @@ package final class Broadcast: @unchecked Sendable {
     package func join(_ member: BroadcastMember) -> Bool {
         shared.withLock(annotated: isAnnotated) { shared in
             if shared.isTerminated { return false }
-            member.token = shared.joining.insert(member)
+            shared.joining.append(member)
             isChanged.store(true, ordering: .releasing)
             return true
         }
@@ -52,16 +53,14 @@ package final class Broadcast: @unchecked Sendable {
 
     /// Removes `member`, which has been marked disposed already, so the sender skips it from now.
     package func leave(_ member: BroadcastMember) {
-        let removed = shared.withLock(annotated: isAnnotated) { shared -> BroadcastMember? in
-            if let token = member.token.take() { return shared.joining.remove(token) }
+        shared.withLock(annotated: isAnnotated) { shared in
+            // The caller holds the member, so unlinking it releases nothing here.
+            if shared.joining.remove(member) { return }
             if !shared.isTerminated {
                 shared.hasLeavers = true
                 isChanged.store(true, ordering: .releasing)
             }
-            return nil
         }
-        // Released after unlocking.
-        _ = removed
     }
 
     /// The current members, up to date with every join and leave that happened before this call;
@@ -83,17 +82,13 @@ package final class Broadcast: @unchecked Sendable {
             shared.isTerminated = true
             isChanged.store(false, ordering: .relaxed)
             var all: [BroadcastMember] = []
-            all.reserveCapacity(count + (shared.joining.isEmpty ? 0 : 1))
+            all.reserveCapacity(count)
             for index in 0..<count { all.append(members![index].takeRetainedValue()) }
             members?.deallocate()
             members = nil
             count = 0
             capacity = 0
-            for member in shared.joining.elements {
-                member.token = nil
-                all.append(member)
-            }
-            shared.joining.removeAll()
+            shared.joining.removeAll { all.append($0) }
             return all
         }
     }
@@ -107,11 +102,7 @@ package final class Broadcast: @unchecked Sendable {
                 shared.hasLeavers = false
                 leavers = removeDisposedMembers()
             }
-            for member in shared.joining.elements {
-                member.token = nil
-                append(member)
-            }
-            shared.joining.removeAll()
+            shared.joining.removeAll { append($0) }
             return leavers
         }
         // Released after unlocking: a member's deinit may lead to user code.
@@ -151,8 +142,48 @@ package final class Broadcast: @unchecked Sendable {
 
 /// One subscription to a ``Broadcast``: the base of the members a hot signal sends to.
 package class BroadcastMember: Disposable, @unchecked Sendable {
-    /// Where the member waits to join; read and written under the broadcast's lock only.
-    fileprivate var token: Bag<BroadcastMember>.Token?
+    // Its links in the broadcast's joining list; read and written under the broadcast's lock.
+    fileprivate var isJoining = false
+    fileprivate var nextJoining: BroadcastMember?
+    fileprivate unowned(unsafe) var previousJoining: BroadcastMember?
+}
+
+/// The members waiting to join a ``Broadcast``, in order, linked through themselves: the list
+/// holds each strongly through the link before it.
+private struct JoiningList {
+    private var first: BroadcastMember?
+    private unowned(unsafe) var last: BroadcastMember?
+
+    mutating func append(_ member: BroadcastMember) {
+        member.isJoining = true
+        member.previousJoining = last
+        if let last { last.nextJoining = member } else { first = member }
+        last = member
+    }
+
+    /// Unlinks `member`; `false` when it is not in the list.
+    mutating func remove(_ member: BroadcastMember) -> Bool {
+        guard member.isJoining else { return false }
+        member.isJoining = false
+        let next = member.nextJoining.take()
+        let previous = member.previousJoining
+        member.previousJoining = nil
+        if let next { next.previousJoining = previous } else { last = previous }
+        if let previous { previous.nextJoining = next } else { first = next }
+        return true
+    }
+
+    /// Empties the list, handing `body` each member in order.
+    mutating func removeAll(_ body: (BroadcastMember) -> Void) {
+        var current = first.take()
+        last = nil
+        while let member = current {
+            current = member.nextJoining.take()
+            member.previousJoining = nil
+            member.isJoining = false
+            body(member)
+        }
+    }
 }
 
 /// The subscribers of a hot signal (a pipe, a subject): a sink that forwards each event to all of

@@ -9,9 +9,12 @@ import Disposables
 package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Failure>, @unchecked Sendable {
     private let capacity: Int
     private let replaysValuesAfterEnd: Bool
-    /// The kept values: in order until `capacity` are kept, then a ring whose oldest is at
-    /// `start`, each new value replacing (and releasing) the oldest.
-    @exclusivity(unchecked) private var kept: ContiguousArray<Value> = []
+    /// The kept values, in raw memory (a generic array would look up its type metadata on every
+    /// append): in order until `capacity` are kept, then a ring whose oldest is at `start`, each
+    /// new value replacing (and releasing) the oldest.
+    @exclusivity(unchecked) private var kept: UnsafeMutablePointer<Value>?
+    @exclusivity(unchecked) private var allocated = 0
+    @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var start = 0
 
     /// - Parameters:
@@ -24,9 +27,14 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         super.init()
     }
 
+    deinit {
+        kept?.deinitialize(count: count)
+        kept?.deallocate()
+    }
+
     /// How many values are kept.
     package var keptCount: Int {
-        kept.count
+        count
     }
 
     package override func receive(_ value: Value) {
@@ -44,13 +52,14 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
 
     private func replay(to member: BroadcastObserver<Value, Failure>) {
         if replaysValuesAfterEnd || terminal == nil {
-            guard replay(start..<kept.count, to: member), replay(0..<start, to: member) else { return }
+            guard replay(start..<count, to: member), replay(0..<start, to: member) else { return }
         }
         _ = join(member)
     }
 
     /// Sends the kept values at `indices`; `false` once the member is disposed.
     private func replay(_ indices: Range<Int>, to member: BroadcastObserver<Value, Failure>) -> Bool {
+        guard let kept else { return true }
         for index in indices {
             if member.isDisposed { return false }
             member.forward(kept[index])
@@ -58,14 +67,28 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         return true
     }
 
-    /// Keeps `value` as the latest, without sending it: as the input's deliverer, or
-    /// before anything can subscribe.
+    /// Keeps `value` as the latest, without sending it: as the input's deliverer, or before
+    /// anything can subscribe.
     package func keep(_ value: Value) {
-        if kept.count < capacity {
-            kept.append(value)
+        if count < capacity {
+            if count == allocated { grow() }
+            (kept! + count).initialize(to: value)
+            count += 1
         } else if capacity > 0 {
-            kept[start] = value
+            kept![start] = value
             start = start + 1 == capacity ? 0 : start + 1
         }
+    }
+
+    /// Doubles the storage, up to the capacity; the values are still in order (`start` is 0
+    /// until the capacity is reached, and then the storage no longer grows).
+    private func grow() {
+        allocated = Swift.min(capacity, Swift.max(16, allocated * 2))
+        let grown = UnsafeMutablePointer<Value>.allocate(capacity: allocated)
+        if let kept {
+            grown.moveInitialize(from: kept, count: count)
+            kept.deallocate()
+        }
+        kept = grown
     }
 }

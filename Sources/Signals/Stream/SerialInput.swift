@@ -51,6 +51,14 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         receiver.release()
     }
 
+    /// Lets go of the receiver, once what is queued has been delivered: for the owner's `deinit`,
+    /// when nothing can send to this input any more. The receiver's subscribers reference this
+    /// input (to quiesce it when they are disposed), so without this the two would keep each
+    /// other alive.
+    package func releaseReceiver() {
+        run { [self] in _ = receiver.take(retiring: .current) }
+    }
+
     /// Whether the terminal event has been delivered.
     package var isEnded: Bool {
         hasEnded.load(ordering: .acquiring)
