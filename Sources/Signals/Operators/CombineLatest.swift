@@ -71,7 +71,7 @@ final class CombineLatestJunction<Row, Failure: Error>: RowJunction<Row, Failure
     @inline(__always)
     func didStore(wasEmpty: Bool) {
         if wasEmpty { lanesWithoutValue -= 1 }
-        if lanesWithoutValue == 0 { emit(makeRow()) }
+        if lanesWithoutValue == 0 { withRow { emit($0) } }
     }
 
     func didComplete() {

@@ -34,6 +34,8 @@ final class QueueLane<Value>: Lane {
     private var storage: UnsafeMutablePointer<Value>
     private var capacity: Int
     @exclusivity(unchecked) private var head = 0
+    /// Whether a value is one plain machine word (see ``isPlainWord(_:)``).
+    private let isWord = isPlainWord(Value.self)
 
     /// The capacity a lane keeps when it empties.
     private static var retainedCapacity: Int { 1_024 }
@@ -56,7 +58,12 @@ final class QueueLane<Value>: Lane {
     }
 
     override func write(into row: UnsafeMutableRawPointer) {
-        (row + offset).assumingMemoryBound(to: Value.self).initialize(to: (storage + head).move())
+        let slot = storage + head
+        if isWord {
+            (row + offset).storeBytes(of: UnsafeRawPointer(slot).load(as: UInt.self), as: UInt.self)
+        } else {
+            (row + offset).assumingMemoryBound(to: Value.self).initialize(to: slot.move())
+        }
         head = (head + 1) & (capacity - 1)
         count -= 1
         if count == 0 {
@@ -100,9 +107,13 @@ final class LatestLane<Value>: Lane {
         slot.deallocate()
     }
 
+    /// Whether a value is one plain machine word (see ``isPlainWord(_:)``).
+    private let isWord = isPlainWord(Value.self)
+
     /// Stores `value` as the latest.
     func store(_ value: Value) {
-        if count == 0 {
+        if count == 0 || isWord {
+            // A plain word needs no destroying: initializing over it is assigning.
             slot.initialize(to: value)
             count = 1
         } else {
@@ -114,7 +125,11 @@ final class LatestLane<Value>: Lane {
     var latest: Value { slot.pointee }
 
     override func write(into row: UnsafeMutableRawPointer) {
-        (row + offset).assumingMemoryBound(to: Value.self).initialize(to: slot.pointee)
+        if isWord {
+            (row + offset).storeBytes(of: UnsafeRawPointer(slot).load(as: UInt.self), as: UInt.self)
+        } else {
+            (row + offset).assumingMemoryBound(to: Value.self).initialize(to: slot.pointee)
+        }
     }
 
     override func removeAll() {
@@ -149,10 +164,18 @@ struct Lanes {
     }
 }
 
+/// Whether values of type `T` are one plain machine word (an `Int`, a `Double`): no references,
+/// nothing to do to copy or destroy one. Lanes move those as a word, since unspecialized generic
+/// code would otherwise call the type's value witnesses for each.
+func isPlainWord<T>(_: T.Type) -> Bool {
+    _isPOD(T.self) && MemoryLayout<T>.size == MemoryLayout<UInt>.size
+        && MemoryLayout<T>.alignment == MemoryLayout<UInt>.alignment
+}
+
 /// Assembles a row of type `Row` from lanes.
 class RowMaker<Row> {
-    /// A row made of what each lane writes.
-    func make(from lanes: Lanes) -> Row {
+    /// Calls `body` with a row made of what each lane writes.
+    func withRow(from lanes: Lanes, _ body: (Row) -> Void) {
         preconditionFailure("RowMaker is abstract")
     }
 }
@@ -161,15 +184,20 @@ class RowMaker<Row> {
 /// is moved out.
 final class TupleRowMaker<Row>: RowMaker<Row> {
     private let buffer = UnsafeMutablePointer<Row>.allocate(capacity: 1)
+    /// Whether a row needs nothing done to destroy it (a tuple of plain values).
+    private let isPlain = _isPOD(Row.self)
 
     deinit {
         buffer.deallocate()
     }
 
-    override func make(from lanes: Lanes) -> Row {
+    /// The row is lent to `body` where it was assembled, with no copy; a reentrant row waits for
+    /// the junction's queue, so the buffer is never in use twice.
+    override func withRow(from lanes: Lanes, _ body: (Row) -> Void) {
         let raw = UnsafeMutableRawPointer(buffer)
         lanes.forEach { $0.write(into: raw) }
-        return buffer.move()
+        body(buffer.pointee)
+        if !isPlain { buffer.deinitialize(count: 1) }
     }
 
     /// Where each element of the tuple `(repeat each V)` lies, in bytes: Swift lays a tuple out in
@@ -196,14 +224,14 @@ final class ArrayRowMaker<Element>: RowMaker<[Element]> {
         index * MemoryLayout<Element>.stride
     }
 
-    override func make(from lanes: Lanes) -> [Element] {
-        [Element](unsafeUninitializedCapacity: lanes.count) { buffer, initialized in
+    override func withRow(from lanes: Lanes, _ body: ([Element]) -> Void) {
+        body([Element](unsafeUninitializedCapacity: lanes.count) { buffer, initialized in
             if let base = buffer.baseAddress {
                 let raw = UnsafeMutableRawPointer(base)
                 lanes.forEach { $0.write(into: raw) }
             }
             initialized = lanes.count
-        }
+        })
     }
 }
 
@@ -261,10 +289,10 @@ class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Senda
     /// Called once the lanes exist, before any input is subscribed.
     func didMakeLanes() {}
 
-    /// A row of what each lane writes. As the owner.
+    /// Calls `body` with a row of what each lane writes. As the owner.
     @inline(__always)
-    final func makeRow() -> Row {
-        rows.make(from: lanes)
+    final func withRow(_ body: (Row) -> Void) {
+        rows.withRow(from: lanes, body)
     }
 
     override final func didEnd() {

@@ -66,14 +66,15 @@ final class ZipJunction<Row, Failure: Error>: RowJunction<Row, Failure>, @unchec
     func didAppend(to lane: Lane) {
         if lane.count == 1 { emptyLanes -= 1 }
         guard emptyLanes == 0 else { return }
-        let row = makeRow()
         var isFinished = false
-        lanes.forEach { lane in
-            guard lane.count == 0 else { return }
-            emptyLanes += 1
-            if lane.isCompleted { isFinished = true }
+        withRow { row in
+            lanes.forEach { lane in
+                guard lane.count == 0 else { return }
+                emptyLanes += 1
+                if lane.isCompleted { isFinished = true }
+            }
+            emit(row)
         }
-        emit(row)
         if isFinished { complete() }
     }
 

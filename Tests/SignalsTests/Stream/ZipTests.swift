@@ -60,6 +60,18 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(rows.events, [.next("1atrue"), .next("2bfalse"), .completed])
     }
 
+    func testZip_mixesPlainWordsAndOtherValuesAtTheirOffsets() {
+        // Int and Double move as machine words; Bool, String and Int? through their type.
+        let rows = Signal.zip(
+            TestSource([1, 2]).signal, TestSource([true, false]).signal, TestSource(["a", "b"]).signal,
+            TestSource([1.5, 2.5]).signal, TestSource([Int?.none, 7]).signal
+        ).map { "\($0.0) \($0.1) \($0.2) \($0.3) \(String(describing: $0.4))" }.record()
+        XCTAssertEqual(rows.values, ["1 true a 1.5 nil", "2 false b 2.5 Optional(7)"])
+        let latest = Signal.combineLatest(TestSource([3]).signal, TestSource(["x"]).signal, TestSource([0.25]).signal)
+            .map { "\($0.0) \($0.1) \($0.2)" }.record()
+        XCTAssertEqual(latest.values, ["3 x 0.25"])
+    }
+
     func testZipArray_rowsInTheOrderOfTheSignals() {
         let zipped = Signal.zip([TestSource([1, 2, 3]).signal, TestSource([10, 20]).signal])
         XCTAssertEqual(zipped.record().events, [.next([1, 10]), .next([2, 20]), .completed])
@@ -126,6 +138,8 @@ final class RowTests: XCTestCase {
     private func takeFirst(_ lane: QueueLane<String>) -> String {
         let lanes = Lanes([lane])
         defer { lanes.deallocate() }
-        return TupleRowMaker<String>().make(from: lanes)
+        var row = ""
+        TupleRowMaker<String>().withRow(from: lanes) { row = $0 }
+        return row
     }
 }
