@@ -56,6 +56,17 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         if !accepted { disposable.dispose() }
     }
 
+    /// Adds `subscription` for as long as it runs: it is disposed with this compound, and removed
+    /// from it once it is disposed by itself, so that a subscriber of many subscriptions, one after
+    /// another, does not keep those that ended. Disposed at once if this compound is disposed.
+    package func addWhileRunning(_ subscription: CompoundDisposable) {
+        if subscription.isDisposed { return }
+        add(subscription)
+        // The action is the subscription's own child, so it never outlives it: `unowned` avoids
+        // a cycle.
+        subscription.add(Disposable { [weak self, unowned subscription] in self?.remove(subscription) })
+    }
+
     /// Removes `disposable` without disposing it; does nothing when it is not a child.
     ///
     /// RAC 2.5: `-removeDisposable:`.

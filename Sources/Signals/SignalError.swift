@@ -2,6 +2,8 @@
 ///
 /// Operators that can fail on their own (`timeout(_:on:)`, `Signal.switch(_:cases:default:)`)
 /// send one of these when their `Failure` can hold it: `SignalError` itself or `any Error`.
+///
+/// RAC 2.5: `RACSignalErrorDomain`'s codes.
 public enum SignalError: Error, Equatable, Sendable {
     /// `timeout(_:on:)`'s deadline passed before the source ended.
     ///

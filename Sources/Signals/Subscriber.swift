@@ -97,11 +97,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     ///
     /// RAC 2.5: `-didSubscribeWithDisposable:`.
     public func didSubscribe(with disposable: CompoundDisposable) {
-        if disposable.isDisposed { return }
-        self.disposable.add(disposable)
-        // Once that subscription ends by itself, the subscriber need not hold it. The action is
-        // the subscription's own child, so it never outlives it: `unowned` avoids a cycle.
-        disposable.add(Disposable { [weak self, unowned disposable] in self?.disposable.remove(disposable) })
+        self.disposable.addWhileRunning(disposable)
     }
 
     /// Sends `event` through the serialization point.

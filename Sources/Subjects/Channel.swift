@@ -32,6 +32,8 @@ public final class Channel<Value>: Sendable {
     let followingSubject: ReplaySubject<Value, any Error>
 
     /// A channel that has sent nothing yet.
+    ///
+    /// RAC 2.5: `-[RACChannel init]`.
     public init() {
         let leading = ReplaySubject<Value, any Error>(capacity: 0)
         let following = ReplaySubject<Value, any Error>(capacity: 1)

@@ -36,9 +36,13 @@ public final class ObservableValue<Value>: @unchecked Sendable {
     private let binding = Channel<Value>()
 
     /// The current value, then every change.
+    ///
+    /// RAC 2.5: `RACObserve(object, keyPath)`.
     public let signal: Signal<Value, Never>
 
     /// A cell holding `value`.
+    ///
+    /// RAC 2.5: a KVO-compliant property, with its initial value.
     public init(_ value: Value) {
         // The cell guards its state itself; `Lock` needs the value in a region of its own.
         nonisolated(unsafe) let initial = CellState(value: value)
@@ -59,6 +63,8 @@ public final class ObservableValue<Value>: @unchecked Sendable {
     }
 
     /// The current value.
+    ///
+    /// RAC 2.5: the property's getter and setter (`valueForKey:`, `setValue:forKey:`).
     public var value: Value {
         get { state.withLock { $0.value } }
         set { set(newValue, fromChannel: false) }

@@ -82,6 +82,8 @@ extension Signal {
 /// RAC 2.5: the logging operators call `NSLog`.
 public enum SignalLog {
     /// Writes the line and a newline to standard error: the default ``sink``.
+    ///
+    /// RAC 2.5: `NSLog`, which also writes to standard error.
     public static let standardError: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
@@ -99,6 +101,8 @@ public enum SignalLog {
     /// It may be read and replaced from any thread; a line being written while it is replaced
     /// goes to the old sink or the new one. It is called on the thread that sends the event,
     /// without any lock of the library held.
+    ///
+    /// RAC 2.5: none; its logging operators always call `NSLog`.
     public static var sink: @Sendable (String) -> Void {
         get { current.withLock { $0.sink } }
         set { current.withLock { $0.sink = newValue } }

@@ -1,8 +1,9 @@
 import Disposables
 import Synchronization
 
-/// The subscribers of a hot signal (a pipe, a subject): sent to by the owner of the input's
-/// delivery lock, one event at a time, and joined and left from any thread.
+/// The subscribers of a hot signal (a pipe, a subject): sent to by the input's delivering thread
+/// (a pipe's lock owner, a subject's deliverer), one event at a time, and joined and left from
+/// any thread.
 ///
 /// A send takes no lock of its own and retains nothing. Joining and leaving are recorded under a
 /// lock and raise a flag; the sender reads the flag (one atomic load) and, when it is raised,

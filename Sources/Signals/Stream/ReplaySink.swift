@@ -32,11 +32,6 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         kept?.deallocate()
     }
 
-    /// How many values are kept.
-    package var keptCount: Int {
-        count
-    }
-
     package override func receive(_ value: Value) {
         keep(value)
         super.receive(value)

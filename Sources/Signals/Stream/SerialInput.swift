@@ -59,11 +59,6 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         run { [self] in _ = receiver.take(retiring: .current) }
     }
 
-    /// Whether the terminal event has been delivered.
-    package var isEnded: Bool {
-        hasEnded.load(ordering: .acquiring)
-    }
-
     /// Sends `value`, unless the input has ended.
     package func sendNext(_ value: Value) {
         if hasEnded.load(ordering: .relaxed) { return }
@@ -90,20 +85,29 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     /// Keeps `subscription`, a subscription that sends to this input, until it ends or the input
     /// does; disposes it at once if the input has ended.
     package func didSubscribe(with subscription: CompoundDisposable) {
-        if subscription.isDisposed { return }
-        disposable.add(subscription)
-        // Once that subscription ends by itself, it need not be kept. The action is the
-        // subscription's own child, so it never outlives it: `unowned` avoids a cycle.
-        subscription.add(Disposable { [weak self, unowned subscription] in self?.disposable.remove(subscription) })
+        disposable.addWhileRunning(subscription)
     }
 
     /// Runs `work` as the deliverer, in order with the events: now when nobody delivers, else
     /// after what is queued. It runs even after the end, so it must check the state it acts on.
     package func run(_ work: @escaping () -> Void) {
-        if quiesceIfFree(work) { return }
-        enqueue(.work(work))
+        if !quiesceIfFree(work) { enqueue(.work(work)) }
     }
 
+    /// Runs `work` as the deliverer. From a thread that is not delivering anything, waits until it
+    /// has run, so that a disposal from another thread returns after the callback under way.
+    package func quiesce(_ work: @escaping () -> Void) {
+        if quiesceIfFree(work) { return }
+        guard DeliveryContext.current(in: contextKey).depth == 0 else { return enqueue(.work(work)) }
+        let finished = DispatchSemaphore(value: 0)
+        run {
+            work()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    /// Runs `work` as the deliverer and returns `true` when nobody is delivering; else `false`.
     package func quiesceIfFree(_ work: () -> Void) -> Bool {
         guard tickets.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
             return false
@@ -113,19 +117,6 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         work()
         drain(context)
         return true
-    }
-
-    /// Runs `work` as the deliverer. From a thread that is not delivering anything, waits until it
-    /// has run, so that a disposal from another thread returns after the callback under way.
-    package func quiesce(_ work: @escaping () -> Void) {
-        let context = DeliveryContext.current(in: contextKey)
-        guard context.depth == 0 else { return run(work) }
-        let finished = DispatchSemaphore(value: 0)
-        run {
-            work()
-            finished.signal()
-        }
-        finished.wait()
     }
 
     private func send(_ item: SerialItem<Value, Failure>) {

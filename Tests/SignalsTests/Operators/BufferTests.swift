@@ -94,17 +94,7 @@ final class BufferTests: XCTestCase {
     }
 
     func testBuffer_disposalMidStream() {
-        let scheduler = TestScheduler()
-        let source = PipeSource()
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
-        source.input.sendNext(1)
-        recorder.dispose()
-        XCTAssertTrue(scheduler.isEmpty)
-        source.input.sendNext(2)
-        source.input.sendCompleted()
-        scheduler.run()
-        XCTAssertEqual(recorder.events, [])
-        XCTAssertEqual(source.disposals.value, 1)
+        assertDisposalMidStream { source, scheduler in source.buffer(1, on: scheduler) }
     }
 
     func testBuffer_releasesEverythingAfterCompletionAndDisposal() {

@@ -58,17 +58,7 @@ final class DelayTests: XCTestCase {
     }
 
     func testDelay_disposalCancelsWhatWaitsAndDisposesTheSourceOnce() {
-        let scheduler = TestScheduler()
-        let source = PipeSource()
-        let recorder = source.signal.delay(1, on: scheduler).record(on: scheduler)
-        source.input.sendNext(1)
-        source.input.sendNext(2)
-        recorder.dispose()
-        XCTAssertTrue(scheduler.isEmpty)
-        source.input.sendNext(3)
-        scheduler.run()
-        XCTAssertEqual(recorder.events, [])
-        XCTAssertEqual(source.disposals.value, 1)
+        assertDisposalMidStream { source, scheduler in source.delay(1, on: scheduler) }
     }
 
     func testDelay_releasesWhatWaitsOnDisposalAndWhatWasSent() {

@@ -86,17 +86,7 @@ final class ThrottleTests: XCTestCase {
     }
 
     func testThrottle_disposalCancelsThePendingValueAndDisposesTheSourceOnce() {
-        let scheduler = TestScheduler()
-        let source = PipeSource()
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
-        source.input.sendNext(1)
-        recorder.dispose()
-        XCTAssertTrue(scheduler.isEmpty)
-        source.input.sendNext(2)
-        source.input.sendCompleted()
-        scheduler.run()
-        XCTAssertEqual(recorder.events, [])
-        XCTAssertEqual(source.disposals.value, 1)
+        assertDisposalMidStream { source, scheduler in source.throttle(1, on: scheduler) }
     }
 
     func testThrottle_releasesEverythingAfterCompletionAndDisposal() {

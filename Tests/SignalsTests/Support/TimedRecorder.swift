@@ -3,6 +3,7 @@ import Foundation
 import Schedulers
 import Signals
 import TestSupport
+import XCTest
 
 /// An event with the virtual time it arrived at, in seconds since `TestScheduler.startDate`.
 struct Stamped<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>: Equatable, Sendable, CustomStringConvertible {
@@ -83,3 +84,26 @@ final class PipeSource: Sendable {
         }
     }
 }
+
+/// The disposal test every time operator shares: a subscription to `apply(source, scheduler)` is
+/// disposed while it holds values and has work scheduled. The scheduled work is cancelled,
+/// nothing arrives afterwards, and the source's subscription is disposed once.
+func assertDisposalMidStream<Value: Equatable & Sendable>(
+    _ apply: (Signal<Int, TestError>, TestScheduler) -> Signal<Value, TestError>,
+    file: StaticString = #filePath,
+    line: UInt = #line
+) {
+    let scheduler = TestScheduler()
+    let source = PipeSource()
+    let recorder = apply(source.signal, scheduler).record(on: scheduler)
+    source.input.sendNext(1)
+    source.input.sendNext(2)
+    recorder.dispose()
+    XCTAssertTrue(scheduler.isEmpty, "scheduled work was not cancelled", file: file, line: line)
+    source.input.sendNext(3)
+    source.input.sendCompleted()
+    scheduler.run()
+    XCTAssertEqual(recorder.events, [], file: file, line: line)
+    XCTAssertEqual(source.disposals.value, 1, file: file, line: line)
+}
+
