@@ -80,21 +80,49 @@ package struct DeliveryContext {
 
     /// Does the work put off, in order, including work it puts off in turn, then releases what
     /// was retired. Called when `depth` returns to 0.
+    ///
+    /// Releasing a retired object runs its deinit, which may put work off or retire more objects
+    /// in turn, so it must never run while this thread's state is being changed: each step takes
+    /// what it needs out of the state, leaves the state whole, and only then runs the work or
+    /// releases the objects.
     func runDeferred() {
         if state.pointee.isRunningDeferred { return }
         state.pointee.isRunningDeferred = true
-        defer { state.pointee.isRunningDeferred = false }
-        repeat {
-            while let next = state.pointee.deferred.popFirst() {
-                state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
-                next.work()
+        while true {
+            if let next = popDeferred() {
+                next()
+            } else if let retired = takeRetired() {
+                // The state no longer refers to these: their deinits may change it freely.
+                release(retired)
+            } else {
+                break
             }
-            var retired: [AnyObject] = []
-            swap(&retired, &state.pointee.retired)
-            state.pointee.hasDeferred = !state.pointee.deferred.isEmpty
-            // A deinit may put work off or retire more in turn: go on until nothing is left.
-            retired.removeAll()
-        } while state.pointee.hasDeferred
+        }
+        state.pointee.isRunningDeferred = false
+    }
+
+    /// Takes the first piece of work put off out of the state, if any.
+    @inline(never)
+    private func popDeferred() -> (() -> Void)? {
+        guard let next = state.pointee.deferred.popFirst() else { return nil }
+        state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
+        return next.work
+    }
+
+    /// Takes every retired object out of the state, if any, leaving it an empty list.
+    @inline(never)
+    private func takeRetired() -> [AnyObject]? {
+        if state.pointee.retired.isEmpty { return nil }
+        let retired = state.pointee.retired
+        state.pointee.retired = []
+        state.pointee.hasDeferred = !state.pointee.deferred.isEmpty
+        return retired
+    }
+
+    /// Releases `objects`, outside any access to the state.
+    @inline(never)
+    private func release(_ objects: consuming [AnyObject]) {
+        _ = consume objects
     }
 
     /// The calling thread's context, made on its first use and freed when the thread exits.

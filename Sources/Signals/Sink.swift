@@ -40,6 +40,11 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     /// a merging operator's output does not (that output is cancelled with its own subscription).
     package func cancel() {}
 
+    /// Nothing can send to this sink any more (the input of a hot signal was released), though
+    /// no terminal event came: let go of what only a sender would use. Only a sink shared beyond
+    /// its input does anything here (a hot signal's subscribers); the rest are simply released.
+    package func inputReleased() {}
+
     /// Receives `event`.
     @inline(__always)
     package final func send(_ event: Event<Value, Failure>) {

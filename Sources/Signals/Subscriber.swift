@@ -1,5 +1,6 @@
 import Disposables
 import Schedulers
+import Synchronization
 
 /// The subscriber a signal's create block sends to: it serializes events and enforces the grammar.
 ///
@@ -151,6 +152,10 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     private var pendingSubscription: CompoundDisposable?
     /// Whether a terminal event has been delivered.
     @exclusivity(unchecked) private var isEnded = false
+    /// Sends put off by threads inside other deliveries (see ``DeliveryContext``), two for each,
+    /// plus one once the subscriber has been released: the last of the two to finish lets go of
+    /// the receiver, so that a send put off before the release is still delivered.
+    private let putOffCount = Atomic<Int>(0)
 
     init(_ receiver: Sink<Value, Failure>) {
         self.receiver = Retained(receiver)
@@ -181,7 +186,17 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     @inline(never)
     private func deferNext(_ value: Value, in context: DeliveryContext) {
-        context.defer_(for: self) { [self] in sendNext(value) }
+        putOff(in: context) { [self] in sendNext(value) }
+    }
+
+    /// Puts `send` off until this thread has left its deliveries; the receiver is kept for it.
+    private func putOff(in context: DeliveryContext, _ send: @escaping () -> Void) {
+        // The sender holds the subscriber, so this comes before its release.
+        putOffCount.add(2, ordering: .relaxed)
+        context.defer_(for: self) { [self] in
+            send()
+            if putOffCount.subtract(2, ordering: .acquiringAndReleasing).newValue == 1 { dropReceiver() }
+        }
     }
 
     func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
@@ -190,16 +205,22 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         switch perform(in: context, { deliverTerminal(event, disposing: subscription); drainPending() }) {
         case .performed: return
         case .ownedByThisThread: enqueue(event, subscription)
-        case .busyElsewhere: context.defer_(for: self) { [self] in sendTerminal(event, disposing: subscription) }
+        case .busyElsewhere: putOff(in: context) { [self] in sendTerminal(event, disposing: subscription) }
         }
     }
 
-    /// Drops the receiver: nothing will send through this gate any more.
+    /// Drops the receiver once the sends put off for it have been delivered: nothing will send
+    /// through this gate any more.
     func releaseReceiver() {
         // A closed gate has let go of its receiver, or its closer is about to.
         if isDisposed { return }
+        // With sends put off, the last of them drops it.
+        if putOffCount.add(1, ordering: .acquiringAndReleasing).oldValue == 0 { dropReceiver() }
+    }
+
+    private func dropReceiver() {
         quiesce { [self] in
-            _ = receiver.take(retiring: .current)
+            receiver.take(retiring: .current)?.inputReleased()
         }
     }
 

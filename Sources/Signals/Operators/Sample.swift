@@ -20,7 +20,7 @@ extension Signal {
             if !junction.isClosed {
                 _ = sampler.observe(SamplerInput(junction, latest: latest))
             }
-            return junction.subscription
+            return junction.handOverSubscription()
         }).named(derivedName("-sample: \(sampler.name ?? "")"))
     }
 }

@@ -20,7 +20,7 @@ extension Signal {
             if !junction.isClosed {
                 _ = self.observe(PassingInput(junction))
             }
-            return junction.subscription
+            return junction.handOverSubscription()
         }).named(derivedName("-takeUntil: \(trigger.name ?? "")"))
     }
 }

@@ -208,7 +208,21 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
 
     deinit {
         // Nothing can send or subscribe any more: break the members' cycle with the broadcast.
-        _ = broadcast.end()
+        abandonMembers()
+    }
+
+    /// The input is gone, so nothing will be sent again: ends the broadcast without an event (a
+    /// later subscriber joins nothing and is held by nothing) and lets go of each member's sink,
+    /// which may hold (through an operator's output) the very disposable that holds the member,
+    /// or the signal that holds this sink.
+    package override func inputReleased() {
+        abandonMembers()
+    }
+
+    private func abandonMembers() {
+        for member in broadcast.end() {
+            unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self).abandon()
+        }
     }
 
     /// The terminal event, once one has been sent.
@@ -301,6 +315,14 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     package func finish(_ event: Event<Value, Failure>) {
         markEnded()
         sink.take(retiring: .current)?.send(event)
+    }
+
+    /// Lets go of the sink, without cancelling it: the input is gone, so nothing will reach it
+    /// again. The subscription is not ended (no event says so), but nothing it holds stays alive.
+    fileprivate func abandon() {
+        if isDisposed { return }
+        if lock.quiesceIfFree({ _ = sink.take() }) { return }
+        lock.quiesce { [self] in _ = sink.take(retiring: .current) }
     }
 
     package override func dispose() {

@@ -133,8 +133,8 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
         if isDone { output.sendCompleted() }
     }
 
-    fileprivate func innerCompleted(_ inner: MergeInner<Value, Failure>, wasAdded: Bool) {
-        if wasAdded { output.disposable.remove(inner) }
+    fileprivate func innerCompleted(_ subscription: Disposable?) {
+        if let subscription { output.disposable.remove(subscription) }
         let isDone = state.withLock { state in
             state.running -= 1
             return state.isDone
@@ -164,14 +164,8 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
     }
 
     private func subscribe(_ signal: Signal<Value, Failure>) {
-        let inner = innerType.init(self)
-        _ = signal.observe(inner)
-        // An inner signal that already finished needs no place among the subscriptions, and its
-        // completion did not look for one.
-        guard inner.markAdded() else { return }
-        output.disposable.add(inner)
-        // It may have finished on another thread between the two steps, and found nothing to remove.
-        if inner.isFinished { output.disposable.remove(inner) }
+        // The inner subscription joins `output`'s disposable when the inner sink is attached.
+        _ = signal.observe(innerType.init(self))
     }
 }
 
@@ -185,33 +179,38 @@ private struct MergeState {
     var isDone: Bool { sourceIsDone && running == 0 && waiting == 0 }
 }
 
-/// Where a merge's inner sink stands: running (not yet among the subscriptions), added to them,
-/// or finished.
+/// Where a merge's inner subscription stands: not yet attached, kept among the merge's
+/// subscriptions, or finished.
 private enum Membership {
     static let running = 0
     static let added = 1
     static let finished = 2
 }
 
-/// The sink of one inner signal: forwards values to the merge's output; disposing it disposes the
-/// inner subscription.
-private final class MergeInner<Value, Failure: Error>: UpstreamSink<Value, Failure>, @unchecked Sendable {
+/// The sink of one inner signal: forwards values to the merge's output.
+///
+/// The inner subscription, not this sink, joins the output's disposable, from when it is attached
+/// until the inner signal ends: so the output's disposable never holds the sink, which holds the
+/// output, and once the inner signal's source lets go of the sink, nothing keeps the merge alive.
+private final class MergeInner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private let merge: Merge<Value, Failure>
-    /// Whether the merge keeps this sink among its subscriptions: running, added or finished.
     private let membership = Atomic<Int>(Membership.running)
+    /// Written by `attach`, before `membership` says `added`; read after it says so.
+    private var subscription: Disposable?
 
     required init(_ merge: Merge<Value, Failure>) {
         self.merge = merge
         super.init()
     }
 
-    var isFinished: Bool { membership.load(ordering: .acquiring) == Membership.finished }
-
-    /// Records that the merge adds this sink to its subscriptions; `false` when it has finished.
-    func markAdded() -> Bool {
-        membership.compareExchange(
+    package override func attach(_ upstream: Disposable) {
+        subscription = upstream
+        merge.output.disposable.add(upstream)
+        let joined = membership.compareExchange(
             expected: Membership.running, desired: Membership.added, ordering: .acquiringAndReleasing
         ).exchanged
+        // It finished on another thread meanwhile, and found nothing to remove.
+        if !joined { merge.output.disposable.remove(upstream) }
     }
 
     package override func receive(_ value: Value) {
@@ -225,7 +224,7 @@ private final class MergeInner<Value, Failure: Error>: UpstreamSink<Value, Failu
 
     package override func receiveCompleted() {
         let previous = membership.exchange(Membership.finished, ordering: .acquiringAndReleasing)
-        merge.innerCompleted(self, wasAdded: previous == Membership.added)
+        merge.innerCompleted(previous == Membership.added ? subscription.take() : nil)
     }
 }
 

@@ -16,7 +16,14 @@ import Disposables
 /// then goes downstream, as in RAC 2.5.
 package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// The operator's subscription: this junction, then every input's subscription.
-    package let subscription = CompoundDisposable()
+    ///
+    /// Held weakly, since it holds the junction: those who can still use it hold it, the one the
+    /// producer hands it to (``handOverSubscription()``) and every input. So once the inputs'
+    /// sources have let go of them and nobody keeps the subscription, the whole operator goes.
+    package final var subscription: CompoundDisposable? { weakSubscription }
+    private weak var weakSubscription: CompoundDisposable?
+    /// The subscription, held from the junction's creation until the producer takes it.
+    private var newSubscription: CompoundDisposable?
     /// Whether a terminal event has been sent downstream.
     @exclusivity(unchecked) package final var isEnded = false
     /// Input events that arrived while this thread was handling another, handled after it.
@@ -24,8 +31,19 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     @exclusivity(unchecked) private var hasPending = false
 
     override init() {
+        let subscription = CompoundDisposable()
+        weakSubscription = subscription
+        newSubscription = subscription
         super.init()
         subscription.add(self)
+    }
+
+    /// The subscription, for the producer to return; the junction no longer holds it strongly.
+    package final func handOverSubscription() -> CompoundDisposable {
+        guard let subscription = newSubscription.take() else {
+            preconditionFailure("Junction: the subscription was handed over twice")
+        }
+        return subscription
     }
 
     /// Whether the operator's subscription has ended or is being disposed: events are dropped.
@@ -98,7 +116,7 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     init(_ downstream: Sink<Output, Failure>) {
         receiver = Retained(downstream)
         super.init()
-        downstream.attach(subscription)
+        downstream.attach(subscription!)
     }
 
     deinit {
@@ -130,7 +148,8 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
         isEnded = true
         let receiver = receiver.take(retiring: .current)
         didEnd()
-        subscription.dispose()
+        // An input delivering this event holds the subscription.
+        subscription?.dispose()
         return receiver
     }
 
@@ -152,9 +171,12 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
 /// passed on (the junction cancels its own output).
 package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private let junction: JunctionCore
+    /// The operator's subscription, which the junction holds only weakly.
+    private let subscription: CompoundDisposable?
 
     init(_ junction: JunctionCore) {
         self.junction = junction
+        subscription = junction.subscription
         super.init()
     }
 
@@ -168,7 +190,7 @@ package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unche
     func processCompleted() {}
 
     package override final func attach(_ upstream: Disposable) {
-        junction.subscription.add(upstream)
+        if let subscription { subscription.add(upstream) } else { upstream.dispose() }
     }
 
     package override final func receive(_ value: Value) {

@@ -252,7 +252,7 @@ extension Signal {
         return Signal(producer: { downstream in
             let junction = makeJunction.value(downstream)
             junction.subscribe(inputs.value.indices.map { inputs.value[$0](junction, offsets[$0]) })
-            return junction.subscription
+            return junction.handOverSubscription()
         })
     }
 }

@@ -56,7 +56,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     /// input (to quiesce it when they are disposed), so without this the two would keep each
     /// other alive.
     package func releaseReceiver() {
-        run { [self] in _ = receiver.take(retiring: .current) }
+        run { [self] in receiver.take(retiring: .current)?.inputReleased() }
     }
 
     /// Sends `value`, unless the input has ended.

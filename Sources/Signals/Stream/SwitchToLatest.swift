@@ -1,4 +1,5 @@
 import Disposables
+import Synchronization
 
 extension Signal {
     /// Sends the values of the latest signal this signal sent, disposing the previous one's
@@ -19,10 +20,18 @@ extension Signal {
 }
 
 /// The source side of `switchToLatest`; it keeps the current inner subscription.
+///
+/// The output's disposable holds the inner subscriptions (through `current`), never the inner
+/// sinks, which hold this sink and so the output: once an inner signal's source lets go of its
+/// sink, nothing keeps the subscription alive.
 private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failure>, Failure>, @unchecked Sendable {
     let output: Subscriber<Value, Failure>
+    /// The current inner subscription.
     private let current = SerialDisposable()
     private let state = Lock(SwitchState())
+    /// The number of the current inner signal: an inner sink whose number is older forwards
+    /// nothing. Written by the source's delivery only.
+    let generation = Atomic<Int>(0)
     /// Looked up once: allocating through it costs no metadata lookup per inner signal.
     private let innerType = SwitchInner<Value, Failure>.self
 
@@ -37,10 +46,17 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
     }
 
     package override func receive(_ signal: Signal<Value, Failure>) {
-        let inner = innerType.init(self)
-        state.withLock { $0.latest = ObjectIdentifier(inner) }
-        current.swap(inner)?.dispose()
-        _ = signal.observe(inner)
+        let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
+        state.withLock { $0.latest = number }
+        current.swap(nil)?.dispose()
+        _ = signal.observe(innerType.init(self, number: number))
+    }
+
+    /// Keeps the subscription of inner signal `number` as the current one, unless a later inner
+    /// signal has arrived.
+    func attach(_ subscription: Disposable, number: Int) {
+        current.swap(subscription)?.dispose()
+        if generation.load(ordering: .acquiring) != number { current.swap(nil)?.dispose() }
     }
 
     package override func receive(error: Failure) {
@@ -55,9 +71,9 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
         if isDone { output.sendCompleted() }
     }
 
-    func innerCompleted(_ inner: SwitchInner<Value, Failure>) {
+    func innerCompleted(number: Int) {
         let isDone = state.withLock { state -> Bool in
-            guard state.latest == ObjectIdentifier(inner) else { return false }
+            guard state.latest == number else { return false }
             state.latest = nil
             return state.sourceIsDone
         }
@@ -68,29 +84,39 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
 /// What `switchToLatest` tracks between events. Not generic, so locking it in unspecialized code
 /// costs no metadata lookup.
 private struct SwitchState {
-    /// The current inner signal's sink; an identity, so the state does not keep it alive.
-    var latest: ObjectIdentifier?
+    /// The number of the current inner signal, until it completes.
+    var latest: Int?
     var sourceIsDone = false
 }
 
-/// The sink of one inner signal; once replaced (disposed), it forwards nothing.
-private final class SwitchInner<Value, Failure: Error>: UpstreamSink<Value, Failure>, @unchecked Sendable {
+/// The sink of one inner signal; once replaced, it forwards nothing.
+private final class SwitchInner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private let parent: SwitchSink<Value, Failure>
+    private let number: Int
 
-    required init(_ parent: SwitchSink<Value, Failure>) {
+    required init(_ parent: SwitchSink<Value, Failure>, number: Int) {
         self.parent = parent
+        self.number = number
         super.init()
     }
 
+    private var isCurrent: Bool {
+        parent.generation.load(ordering: .relaxed) == number
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        if isCurrent { parent.attach(upstream, number: number) } else { upstream.dispose() }
+    }
+
     package override func receive(_ value: Value) {
-        if !isDisposed { parent.output.sendNext(value) }
+        if isCurrent { parent.output.sendNext(value) }
     }
 
     package override func receive(error: Failure) {
-        if !isDisposed { parent.output.sendError(error) }
+        if isCurrent { parent.output.sendError(error) }
     }
 
     package override func receiveCompleted() {
-        if !isDisposed { parent.innerCompleted(self) }
+        if isCurrent { parent.innerCompleted(number: number) }
     }
 }
