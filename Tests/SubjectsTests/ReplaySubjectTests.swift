@@ -1,3 +1,4 @@
+import Foundation
 import Disposables
 import Signals
 import Subjects
@@ -74,6 +75,7 @@ final class ReplaySubjectTests: XCTestCase {
         for _ in 0..<200 {
             let subject = ReplaySubject<Int, Never>()
             let recorders = Lock<[Recorder<Int>]>([])
+            let completions = DispatchSemaphore(value: 0)
             race(threads: 4) { index in
                 if index == 0 {
                     for value in 0..<100 { subject.sendNext(value) }
@@ -81,8 +83,12 @@ final class ReplaySubjectTests: XCTestCase {
                 } else {
                     let recorder = Recorder<Int>()
                     recorders.withLock { $0.append(recorder) }
-                    subject.subscribe(next: { recorder.record($0) })
+                    // From a plain thread the replay runs on a background scheduler: wait for its end.
+                    subject.subscribe(next: { recorder.record($0) }, completed: { completions.signal() })
                 }
+            }
+            for _ in 1..<4 {
+                XCTAssertEqual(completions.wait(timeout: .now() + 5), .success)
             }
             for recorder in recorders.withLock({ $0 }) {
                 XCTAssertEqual(recorder.values, Array(0..<100))

@@ -1,4 +1,5 @@
 import Disposables
+import Schedulers
 
 /// A ``BroadcastSink`` that keeps the last `capacity` values it sent, for the replaying subjects.
 ///
@@ -39,9 +40,16 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
 
     /// Subscribes `sink` through `input`: replays the kept values, then the terminal event if
     /// there was one, else makes it a member, all as the input's deliverer.
+    ///
+    /// As in RAC 2.5's replay subject, this goes through ``Scheduler/subscription``: at once when
+    /// a scheduler is current (or on the main thread), else on a background scheduler, so that
+    /// the replay runs on a scheduler, after `subscribe` has returned the disposable that its
+    /// callbacks may dispose. A member disposed before its turn is replayed nothing.
     package func subscribe(_ sink: Sink<Value, Failure>, through input: SerialInput<Value, Failure>) -> Disposable {
         let member = member(for: sink, deliveredUnder: input)
-        input.run { [self] in replay(to: member) }
+        Scheduler.subscription.schedule { [self] in
+            input.run { [self] in replay(to: member) }
+        }
         return member
     }
 
