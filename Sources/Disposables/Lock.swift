@@ -48,6 +48,9 @@ package struct Lock<Value>: ~Copyable, @unchecked Sendable {
             defer { if let annotated { ThreadSanitizer.release(annotated) } }
             // `value` is the mutex's own storage, passed by address; reaching it through a pointer
             // keeps the region checker out of a critical section whose safety `Lock` guarantees.
+            // (Passed into a closure instead, the region checker rejects it.) The address is that
+            // of the mutex's storage, stable for the mutex's life, and used only until this
+            // closure returns, while the mutex is held.
             let storage = withUnsafeMutablePointer(to: &value) { $0 }
             nonisolated(unsafe) let result = body(&storage.pointee)
             return result

@@ -7,7 +7,9 @@ import Signals
 /// - ``value`` reads and writes the current value; a write is visible to a read that follows it
 ///   on any thread at once.
 /// - ``signal`` sends the current value to each subscriber, then every change, in the order of
-///   the writes. Writes that race from several threads may reach subscribers coalesced, but the
+///   the writes. The current value goes at once, on the subscribing thread, whatever thread that
+///   is, as an observed property sends it (unlike a replay subject's replay, which goes through
+///   the subscription scheduler). Writes that race from several threads may reach subscribers coalesced, but the
 ///   last value a subscriber gets is always the cell's final value.
 /// - ``channel`` is a terminal for two-way binding: values sent into it set the cell; changes to
 ///   the cell are sent to its subscribers, the current value first. A value that came in through
@@ -51,7 +53,7 @@ public final class ObservableValue<Value>: @unchecked Sendable {
         let input = SerialInput(observers)
         self.input = input
         let observers = observers
-        signal = Signal(producer: { sink in observers.subscribe(sink, through: input) })
+        signal = Signal(producer: { sink in observers.subscribe(sink, through: input, synchronously: true) })
         binding.leadingTerminal.sendNext(value)
         binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
     }

@@ -45,10 +45,21 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
     /// a scheduler is current (or on the main thread), else on a background scheduler, so that
     /// the replay runs on a scheduler, after `subscribe` has returned the disposable that its
     /// callbacks may dispose. A member disposed before its turn is replayed nothing.
-    package func subscribe(_ sink: Sink<Value, Failure>, through input: SerialInput<Value, Failure>) -> Disposable {
+    ///
+    /// - Parameter synchronously: Replay on the subscribing thread instead, as an observed
+    ///   property sends its current value (RAC 2.5's `RACObserve`).
+    package func subscribe(
+        _ sink: Sink<Value, Failure>,
+        through input: SerialInput<Value, Failure>,
+        synchronously: Bool = false
+    ) -> Disposable {
         let member = member(for: sink, deliveredUnder: input)
-        Scheduler.subscription.schedule { [self] in
+        if synchronously {
             input.run { [self] in replay(to: member) }
+        } else {
+            Scheduler.subscription.schedule { [self] in
+                input.run { [self] in replay(to: member) }
+            }
         }
         return member
     }

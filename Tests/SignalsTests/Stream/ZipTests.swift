@@ -94,6 +94,30 @@ final class ZipTests: XCTestCase {
         XCTAssertEqual(first.disposals.value, 1)
         XCTAssertEqual(second.disposals.value, 1)
     }
+
+    func testZip_inputsSentFromTwoThreadsAtOnce_everyRowOnceInOrder() {
+        // The lanes keep their values in raw memory, touched only by the junction's owner: two
+        // threads sending at once, one per input, must still pair every value exactly once.
+        for _ in 0..<20 {
+            let (numbers, numbersInput) = Signal<Int, Never>.pipe()
+            let (words, wordsInput) = Signal<String, Never>.pipe()
+            let rows = Recorder<String>()
+            let (_, token) = trackingLifetime { token in
+                Signal.zip(numbers, words).subscribe(next: { number, word in
+                    _ = token
+                    rows.record("\(number)\(word)")
+                })
+            }
+            race(threads: 2) { thread in
+                for value in 0..<500 {
+                    if thread == 0 { numbersInput.sendNext(value) } else { wordsInput.sendNext("w\(value)") }
+                }
+            }
+            XCTAssertEqual(rows.values, (0..<500).map { "\($0)w\($0)" })
+            numbersInput.sendCompleted()
+            XCTAssertFalse(token.isAlive)
+        }
+    }
 }
 
 final class RowTests: XCTestCase {

@@ -1,0 +1,170 @@
+import Disposables
+import Synchronization
+
+/// The serialization point of a ``Subscriber``: the receiver, the queue of reentrant events and
+/// the lock, kept apart from the subscriber so that its ``CompoundDisposable`` can hold it (and
+/// close it) without a cycle.
+///
+/// `receiver`, `pending` and `isEnded` are touched only by the lock's owner, one thread at a time,
+/// so they need no exclusivity checks at run time. The hot path touches nothing generic but this
+/// class's own parameters (`hasPending` stands for the queue), so unspecialized code needs no
+/// metadata lookup per event.
+package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
+    @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
+    /// Events sent reentrantly by the delivering thread, delivered after the current one.
+    @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
+    @exclusivity(unchecked) private var hasPending = false
+    /// What a pending terminal event disposes before it is delivered.
+    private var pendingSubscription: CompoundDisposable?
+    /// Whether a terminal event has been delivered.
+    @exclusivity(unchecked) private var isEnded = false
+    /// Sends put off by threads inside other deliveries (see ``DeliveryContext``), two for each,
+    /// plus one once the subscriber has been released: the last of the two to finish lets go of
+    /// the receiver, so that a send put off before the release is still delivered.
+    private let putOffCount = Atomic<Int>(0)
+
+    init(_ receiver: Sink<Value, Failure>) {
+        self.receiver = Retained(receiver)
+        super.init()
+    }
+
+    deinit {
+        receiver.release()
+    }
+
+    func sendNext(_ value: Value) {
+        if isDisposed { return }
+        let context = currentContext
+        switch perform(in: context, { deliverNext(value) }) {
+        case .performed: return
+        case .ownedByThisThread: enqueueNext(value)
+        case .busyElsewhere: deferNext(value, in: context)
+        }
+    }
+
+    // Out of line, so that the hot path of `sendNext` never builds an `Event` (whose metadata an
+    // unspecialized caller would look up on every value) nor a closure.
+
+    @inline(never)
+    private func enqueueNext(_ value: Value) {
+        enqueue(.next(value), nil)
+    }
+
+    @inline(never)
+    private func deferNext(_ value: Value, in context: DeliveryContext) {
+        putOff(in: context) { [self] in sendNext(value) }
+    }
+
+    /// Puts `send` off until this thread has left its deliveries; the receiver is kept for it.
+    private func putOff(in context: DeliveryContext, _ send: @escaping () -> Void) {
+        // The sender holds the subscriber, so this comes before its release.
+        putOffCount.add(2, ordering: .relaxed)
+        context.defer_(for: self) { [self] in
+            send()
+            if putOffCount.subtract(2, ordering: .acquiringAndReleasing).newValue == 1 { dropReceiver() }
+        }
+    }
+
+    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+        if isDisposed { return }
+        let context = currentContext
+        switch perform(in: context, { deliverTerminal(event, disposing: subscription); drainPending() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(event, subscription)
+        case .busyElsewhere: putOff(in: context) { [self] in sendTerminal(event, disposing: subscription) }
+        }
+    }
+
+    /// Drops the receiver once the sends put off for it have been delivered: nothing will send
+    /// through this gate any more.
+    func releaseReceiver() {
+        // A closed gate has let go of its receiver, or its closer is about to.
+        if isDisposed { return }
+        // With sends put off, the last of them drops it.
+        if putOffCount.add(1, ordering: .acquiringAndReleasing).oldValue == 0 { dropReceiver() }
+    }
+
+    private func dropReceiver() {
+        quiesce { [self] in
+            receiver.take(retiring: .current)?.inputReleased()
+        }
+    }
+
+    /// Closes the gate: nothing is delivered after this; a delivery under way on another thread is
+    /// waited for (see ``DeliveryLock/quiesce(_:)``), then the chain below is cancelled and let go.
+    package override func dispose() {
+        guard markDisposed() else { return }
+        // Owning the lock for this, nothing of the receiver's can be running on this thread.
+        if quiesceIfFree({ cancelReceiver(retiring: false) }) { return }
+        quiesce { [self] in cancelReceiver() }
+    }
+
+    package override func didQuiesce() {
+        drainPending()
+    }
+
+    // The rest runs as the lock's owner.
+
+    private func deliverNext(_ value: Value) {
+        if !isDisposed {
+            receiver.use { $0.receive(value) }
+        }
+        drainPending()
+    }
+
+    private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+        guard !isEnded, !isDisposed else { return }
+        isEnded = true
+        let receiver = receiver.take(retiring: .current)
+        // As in RAC 2.5: the subscription's resources go first, then the event.
+        subscription.dispose()
+        receiver?.send(event)
+    }
+
+    @inline(__always)
+    private func drainPending() {
+        if hasPending { deliverPending() }
+        if isDisposed { cancelReceiver() }
+    }
+
+    @inline(never)
+    private func deliverPending() {
+        while let event = pending.popFirst() {
+            hasPending = !pending.isEmpty
+            if isDisposed || isEnded { break }
+            switch event {
+            case let .next(value):
+                receiver.use { $0.receive(value) }
+            case .error, .completed:
+                if let subscription = pendingSubscription.take() {
+                    deliverTerminal(event, disposing: subscription)
+                }
+            }
+        }
+        if isDisposed || isEnded {
+            pending.removeAll()
+            hasPending = false
+            pendingSubscription = nil
+        }
+    }
+
+    @inline(never)
+    private func enqueue(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable?) {
+        if let subscription {
+            // Only the first terminal event counts; the rest are dropped on delivery anyway.
+            if pendingSubscription != nil { return }
+            pendingSubscription = subscription
+        }
+        pending.append(event)
+        hasPending = true
+    }
+
+    /// Cancels and lets go of the chain below, unless it has ended by a terminal event.
+    /// `retiring`: whether one of the receiver's calls may be running on this thread (see
+    /// ``Retained/take(retiring:)``).
+    private func cancelReceiver(retiring: Bool = true) {
+        if let receiver = retiring ? receiver.take(retiring: .current) : receiver.take(), !isEnded {
+            receiver.cancel()
+        }
+    }
+}
