@@ -1,0 +1,50 @@
+import Disposables
+import Signals
+import Subjects
+import TestSupport
+import XCTest
+
+/// Subscriptions through subjects and multicast connections to a pipe whose input, signal and
+/// disposable are let go of without a terminal event release what they captured (issue 15,
+/// defect 2).
+final class SubjectLetGoTests: XCTestCase {
+    func testSubscriptionsThroughMulticasting_releaseWhatTheyCapturedWhenThePipeIsLetGoOf() {
+        let forms: [(String, @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [
+            ("publish().autoconnect()", { $0.publish().autoconnect() }),
+            ("replayLazily()", { $0.replayLazily() }),
+            ("replayLast()", { $0.replayLast() }),
+            ("a Subject subscribed to it", { signal in
+                let subject = Subject<Int, Never>()
+                signal.subscribe(subject)
+                return subject
+            }),
+            ("a ReplaySubject subscribed to it", { signal in
+                let subject = ReplaySubject<Int, Never>()
+                signal.subscribe(subject)
+                return subject
+            }),
+        ]
+        for (name, transform) in forms {
+            let (_, token) = trackingLifetime { token in
+                var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
+                var subscription: Disposable? = transform(signal!).subscribe(next: { _ in _ = token })
+                input!.sendNext(1)
+                input = nil
+                signal = nil
+                subscription = nil
+                _ = subscription
+            }
+            XCTAssertFalse(token.isAlive, "\(name): the subscriber's closure outlived the pipe")
+        }
+    }
+
+    func testASubjectLetGoOf_releasesItsSubscribers() {
+        let (_, token) = trackingLifetime { token in
+            var subject: Subject<Int, Never>? = Subject()
+            subject!.map { $0 + 1 }.materialize().subscribe(next: { _ in _ = token })
+            subject!.sendNext(1)
+            subject = nil
+        }
+        XCTAssertFalse(token.isAlive)
+    }
+}
