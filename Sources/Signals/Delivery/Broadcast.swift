@@ -146,14 +146,14 @@ package class BroadcastMember: Disposable, @unchecked Sendable {
     // Its links in the broadcast's joining list; read and written under the broadcast's lock.
     fileprivate var isJoining = false
     fileprivate var nextJoining: BroadcastMember?
-    fileprivate unowned(unsafe) var previousJoining: BroadcastMember?
+    fileprivate unowned var previousJoining: BroadcastMember?
 }
 
 /// The members waiting to join a ``Broadcast``, in order, linked through themselves: the list
 /// holds each strongly through the link before it.
 private struct JoiningList {
     private var first: BroadcastMember?
-    private unowned(unsafe) var last: BroadcastMember?
+    private unowned var last: BroadcastMember?
 
     mutating func append(_ member: BroadcastMember) {
         member.isJoining = true
