@@ -166,8 +166,16 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
     private func subscribe(_ signal: Signal<Value, Failure>) {
         let inner = innerType.init(self)
         _ = signal.observe(inner)
+        // For a producer that ended without attaching; nothing to do when `inner` has joined.
+        join(inner)
+    }
+
+    /// Adds `inner` to the subscriptions, once: when its producer attaches it, before its first
+    /// event, so disposing the output from inside that event's callback ends an inner signal that
+    /// is still sending synchronously (a `repeat()`); or when its subscription has been made.
+    fileprivate func join(_ inner: MergeInner<Value, Failure>) {
         // An inner signal that already finished needs no place among the subscriptions, and its
-        // completion did not look for one.
+        // completion did not look for one; one that has joined is there already.
         guard inner.markAdded() else { return }
         output.disposable.add(inner)
         // It may have finished on another thread between the two steps, and found nothing to remove.
@@ -207,11 +215,17 @@ private final class MergeInner<Value, Failure: Error>: UpstreamSink<Value, Failu
 
     var isFinished: Bool { membership.load(ordering: .acquiring) == Membership.finished }
 
-    /// Records that the merge adds this sink to its subscriptions; `false` when it has finished.
+    /// Records that the merge adds this sink to its subscriptions; `false` when it has finished
+    /// or was added already.
     func markAdded() -> Bool {
         membership.compareExchange(
             expected: Membership.running, desired: Membership.added, ordering: .acquiringAndReleasing
         ).exchanged
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        super.attach(upstream)
+        merge.join(self)
     }
 
     package override func receive(_ value: Value) {
