@@ -17,17 +17,7 @@ extension Signal {
     public func deliver(on scheduler: Scheduler) -> Signal {
         Signal.serialized { output in
             let pending = output.disposable
-            output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    pending.schedule(on: scheduler) { output.sendNext(value.value) }
-                },
-                error: { error in
-                    let error = UncheckedSendable(error)
-                    pending.schedule(on: scheduler) { output.sendError(error.value) }
-                },
-                completed: { pending.schedule(on: scheduler) { output.sendCompleted() } }
-            ))
+            self.forward(to: output) { send in pending.schedule(on: scheduler, send) }
         }.named(derivedName("-deliverOn: \(scheduler)"))
     }
 
@@ -54,17 +44,7 @@ extension Signal {
                     }
                 }
             }
-            output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    perform { output.sendNext(value.value) }
-                },
-                error: { error in
-                    let error = UncheckedSendable(error)
-                    perform { output.sendError(error.value) }
-                },
-                completed: { perform { output.sendCompleted() } }
-            ))
+            self.forward(to: output, through: perform)
         }.named(derivedName("-deliverOnMainThread"))
     }
 }
