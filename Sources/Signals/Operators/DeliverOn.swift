@@ -7,7 +7,8 @@ extension Signal {
     /// separately, in the order the source sent them.
     ///
     /// The source is subscribed where this signal is; only the delivery moves. Disposal cancels
-    /// the events still waiting on `scheduler`.
+    /// the events still waiting on `scheduler`, and reaches the source's subscription from its
+    /// first event on, so disposing from a callback stops a source still sending synchronously.
     ///
     /// ```swift
     /// parsed.deliver(on: .main).subscribe(next: { label.text = $0 })
