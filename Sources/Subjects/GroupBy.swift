@@ -38,7 +38,9 @@ extension Signal {
     ) -> Signal<GroupedSignal<Key, Transformed, Failure>, Failure> {
         Signal<GroupedSignal<Key, Transformed, Failure>, Failure> { subscriber in
             let groups = Groups<Key, Transformed, Failure>()
-            return self.subscribe(next: { value in
+            // Joins the subscriber's disposable before the first value, so disposing it from
+            // inside a group's arrival ends a source that is still sending synchronously.
+            return self.subscribe(for: subscriber, next: { value in
                 let key = key(value)
                 let (group, isNew) = groups.group(for: key)
                 if isNew { subscriber.sendNext(group) }

@@ -50,6 +50,17 @@ final class GroupByTests: XCTestCase {
         XCTAssertEqual(TestSource<Int>([], end: .error(.first)).signal.group(by: { $0 }).map(\.key).record().events, [.error(.first)])
     }
 
+    func testGroupBy_disposalInsideTheFirstGroupStopsARepeatingSynchronousSource() {
+        // The source loops inside the subscribing call: its subscription must join the
+        // subscriber's disposable before the first value, not once that call returns.
+        let source = SelfLimitingSource()
+        let groups = Counter()
+        let subscription = source.signal.repeat().group(by: { $0 }).subscribeDisposingInFirstValue(counting: groups)
+        XCTAssertEqual(groups.value, 1)
+        XCTAssertEqual(source.subscriptions.value, 1)
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
     func testGroupBy_disposalStopsTheSourceAndTheGroups() {
         let source = DrivenSource<TestError>()
         let log = Recorder<Int>()

@@ -81,3 +81,46 @@ public final class DrivenSource<Failure: Error & Sendable>: Sendable {
     }
 }
 
+
+/// A cold signal that sends `1` and completes, synchronously, so that its `repeat()` subscribes
+/// again and again inside the subscribing call until something disposes it. It counts its
+/// subscriptions and, from the `limit`-th on, sends its value without completing: a loop that
+/// disposal fails to stop ends there, and the test fails instead of hanging.
+public final class SelfLimitingSource: Sendable {
+    public let subscriptions = Counter()
+    public let signal: Signal<Int, TestError>
+
+    public init(limit: Int = 1_000) {
+        let subscriptions = subscriptions
+        signal = Signal { subscriber in
+            subscriptions.increment()
+            subscriber.sendNext(1)
+            if subscriptions.value < limit { subscriber.sendCompleted() }
+            return nil
+        }
+    }
+}
+
+extension Signal {
+    /// Subscribes with a subscriber that counts the values in `values` and disposes its own
+    /// subscription from inside the first one, then runs `afterDisposing`.
+    ///
+    /// The subscriber knows its disposable before the signal sends anything, so this works for a
+    /// signal that sends synchronously, inside this call, too.
+    @discardableResult
+    public func subscribeDisposingInFirstValue(
+        counting values: Counter,
+        afterDisposing: @escaping @Sendable () -> Void = {}
+    ) -> Disposable {
+        let box = DisposableBox()
+        let subscriber = Subscriber<Value, Failure>(next: { _ in
+            values.increment()
+            guard values.value == 1 else { return }
+            box.disposable?.dispose()
+            afterDisposing()
+        })
+        box.disposable = subscriber.disposable
+        subscribe(subscriber)
+        return subscriber.disposable
+    }
+}

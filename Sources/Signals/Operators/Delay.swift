@@ -39,14 +39,7 @@ extension Signal {
             let later: @Sendable (@escaping @Sendable () -> Void) -> Void = { send in
                 pending.schedule(on: scheduler ?? fallback.scheduler(or: Scheduler.current), afterDelay: interval, send)
             }
-            output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    later { output.sendNext(value.value) }
-                },
-                error: { output.sendError($0) },
-                completed: { later { output.sendCompleted() } }
-            ))
+            self.forward(to: output, sendsErrorsAtOnce: true, through: later)
         }
     }
 }

@@ -7,7 +7,8 @@ extension Signal {
     /// separately, in the order the source sent them.
     ///
     /// The source is subscribed where this signal is; only the delivery moves. Disposal cancels
-    /// the events still waiting on `scheduler`.
+    /// the events still waiting on `scheduler`, and reaches the source's subscription from its
+    /// first event on, so disposing from a callback stops a source still sending synchronously.
     ///
     /// ```swift
     /// parsed.deliver(on: .main).subscribe(next: { label.text = $0 })
@@ -17,17 +18,7 @@ extension Signal {
     public func deliver(on scheduler: Scheduler) -> Signal {
         Signal.serialized { output in
             let pending = output.disposable
-            output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    pending.schedule(on: scheduler) { output.sendNext(value.value) }
-                },
-                error: { error in
-                    let error = UncheckedSendable(error)
-                    pending.schedule(on: scheduler) { output.sendError(error.value) }
-                },
-                completed: { pending.schedule(on: scheduler) { output.sendCompleted() } }
-            ))
+            self.forward(to: output) { send in pending.schedule(on: scheduler, send) }
         }.named(derivedName("-deliverOn: \(scheduler)"))
     }
 
@@ -54,17 +45,7 @@ extension Signal {
                     }
                 }
             }
-            output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    perform { output.sendNext(value.value) }
-                },
-                error: { error in
-                    let error = UncheckedSendable(error)
-                    perform { output.sendError(error.value) }
-                },
-                completed: { perform { output.sendCompleted() } }
-            ))
+            self.forward(to: output, through: perform)
         }.named(derivedName("-deliverOnMainThread"))
     }
 }

@@ -23,12 +23,26 @@ extension Signal {
 
     /// Subscribes to this signal, forwarding each event to `output`, and ties the subscription to
     /// `output`'s disposable.
+    ///
+    /// The subscription joins `output`'s disposable when the source attaches it, before its first
+    /// event, not when this returns: disposing `output` from inside a callback of a source that
+    /// sends synchronously (a `repeat()` of a synchronous signal, which would otherwise run on)
+    /// ends the source's work too.
     package func forward(to output: Subscriber<Value, Failure>) {
-        output.disposable.add(subscribe(
-            next: { output.sendNext($0) },
-            error: { output.sendError($0) },
-            completed: { output.sendCompleted() }
-        ))
+        output.disposable.add(observe(ForwardingSubscriberSink(output)))
+    }
+
+    /// Subscribes to this signal, handing each event to `perform` as a block that sends it to
+    /// `output`, to run later or elsewhere; ties the subscription to `output`'s disposable as
+    /// ``forward(to:)`` does, before the first event.
+    ///
+    /// - Parameter sendsErrorsAtOnce: Whether an error skips `perform` and is sent at once.
+    package func forward(
+        to output: Subscriber<Value, Failure>,
+        sendsErrorsAtOnce: Bool = false,
+        through perform: @escaping @Sendable (_ send: @escaping @Sendable () -> Void) -> Void
+    ) {
+        output.disposable.add(observe(RelaySink(output, sendsErrorsAtOnce: sendsErrorsAtOnce, through: perform)))
     }
 
     /// A signal whose subscriptions feed the source's events, and the firings of the timers the
@@ -56,18 +70,77 @@ extension Signal {
         sink.input = input
         sink.attach(input.disposable)
         input.disposable.add(sink.timer)
-        let next: @Sendable (Value) -> Void
-        if capturingCurrentScheduler {
-            next = { input.sendNext(.value($0, Scheduler.current)) }
-        } else {
-            next = { input.sendNext(.value($0, nil)) }
-        }
-        input.disposable.add(subscribe(
-            next: next,
-            error: { input.sendError($0) },
-            completed: { input.sendCompleted() }
-        ))
+        input.disposable.add(observe(TimedInputSink(input, capturingCurrentScheduler: capturingCurrentScheduler)))
         return input.disposable
+    }
+}
+
+/// The input side of the operators that send each event on later or on another thread
+/// (`deliver(on:)`, `deliverOnMainThread()`, `delay`): hands `perform` a block per event that
+/// sends it to the output.
+///
+/// As a ``SubscriberSink``, it ties the source's subscription to the output's disposable when it
+/// is attached, before the first event, so disposing the output from inside a callback that
+/// `perform` runs at once (``Scheduler/immediate``, the main thread) ends a source that is still
+/// sending synchronously.
+private final class RelaySink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+    private let perform: @Sendable (_ send: @escaping @Sendable () -> Void) -> Void
+    private let sendsErrorsAtOnce: Bool
+
+    init(
+        _ output: Subscriber<Value, Failure>,
+        sendsErrorsAtOnce: Bool,
+        through perform: @escaping @Sendable (_ send: @escaping @Sendable () -> Void) -> Void
+    ) {
+        self.perform = perform
+        self.sendsErrorsAtOnce = sendsErrorsAtOnce
+        super.init(output)
+    }
+
+    override func receive(_ value: Value) {
+        let output = output
+        let value = UncheckedSendable(value)
+        perform { output.sendNext(value.value) }
+    }
+
+    override func receive(error: Failure) {
+        if sendsErrorsAtOnce {
+            output.sendError(error)
+            return
+        }
+        let output = output
+        let error = UncheckedSendable(error)
+        perform { output.sendError(error.value) }
+    }
+
+    override func receiveCompleted() {
+        let output = output
+        perform { output.sendCompleted() }
+    }
+}
+
+/// The input side of ``Signal/timed(capturingCurrentScheduler:_:)``: wraps each value of the
+/// source as a ``TimedEvent`` for the sink's subscriber, with the scheduler current where it was
+/// sent when asked; the source's subscription joins that subscriber's disposable before the first
+/// event, as ``RelaySink``'s does.
+private final class TimedInputSink<Value, Failure: Error>: SubscriberSink<Value, Failure, TimedEvent<Value>, Failure>, @unchecked Sendable {
+    private let capturingCurrentScheduler: Bool
+
+    init(_ input: Subscriber<TimedEvent<Value>, Failure>, capturingCurrentScheduler: Bool) {
+        self.capturingCurrentScheduler = capturingCurrentScheduler
+        super.init(input)
+    }
+
+    override func receive(_ value: Value) {
+        output.sendNext(.value(value, capturingCurrentScheduler ? Scheduler.current : nil))
+    }
+
+    override func receive(error: Failure) {
+        output.sendError(error)
+    }
+
+    override func receiveCompleted() {
+        output.sendCompleted()
     }
 }
 

@@ -6,7 +6,10 @@ extension Signal {
     ///
     /// Only the subscription moves: the events are sent wherever the source sends them (use
     /// ``deliver(on:)`` to move them), and disposal runs on the thread that disposes. Disposing
-    /// before the subscription has run cancels it.
+    /// before the subscription has run cancels it; disposing from inside a callback stops the
+    /// source, also one still sending synchronously inside the scheduled block (a `repeat()` of a
+    /// synchronous signal), because the source's subscription is tied to this one before its first
+    /// event.
     ///
     /// ```swift
     /// expensiveSetup.subscribe(on: .background()).subscribe(next: { … })

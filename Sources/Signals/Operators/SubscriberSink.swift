@@ -19,6 +19,26 @@ extension Signal {
     }
 }
 
+extension Signal {
+    /// Subscribes to this signal on behalf of `output`, the subscriber of a created signal, with
+    /// closures: the subscription joins `output`'s disposable when it is attached, before the first
+    /// event, and not only once this returns.
+    ///
+    /// So disposing `output` from inside a callback ends a source that is still sending
+    /// synchronously (a `repeat()` of a synchronous signal, which would otherwise run on). For
+    /// modules that cannot subclass ``SubscriberSink``; the closures usually send to `output`.
+    ///
+    /// - Returns: The subscription's disposable, for the create block to return.
+    package func subscribe<OutputValue, OutputFailure: Error>(
+        for output: Subscriber<OutputValue, OutputFailure>,
+        next: @escaping @Sendable (Value) -> Void,
+        error: @escaping @Sendable (Failure) -> Void,
+        completed: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        observe(ClosureSubscriberSink(output, next: next, error: error, completed: completed))
+    }
+}
+
 /// A sink that sends what it makes of its input through a ``Subscriber``, `output`; the
 /// subscription of its input joins the output's disposable, so disposing the output ends both.
 ///
@@ -54,3 +74,34 @@ package class ForwardingSubscriberSink<Value, Failure: Error>: SubscriberSink<Va
     }
 }
 
+/// A ``SubscriberSink`` that hands each event to closures: what
+/// ``Signal/subscribe(for:next:error:completed:)`` subscribes.
+private final class ClosureSubscriberSink<Value, Failure: Error, OutputValue, OutputFailure: Error>: SubscriberSink<Value, Failure, OutputValue, OutputFailure>, @unchecked Sendable {
+    private let next: @Sendable (Value) -> Void
+    private let error: @Sendable (Failure) -> Void
+    private let completed: @Sendable () -> Void
+
+    init(
+        _ output: Subscriber<OutputValue, OutputFailure>,
+        next: @escaping @Sendable (Value) -> Void,
+        error: @escaping @Sendable (Failure) -> Void,
+        completed: @escaping @Sendable () -> Void
+    ) {
+        self.next = next
+        self.error = error
+        self.completed = completed
+        super.init(output)
+    }
+
+    override func receive(_ value: Value) {
+        next(value)
+    }
+
+    override func receive(error failure: Failure) {
+        error(failure)
+    }
+
+    override func receiveCompleted() {
+        completed()
+    }
+}

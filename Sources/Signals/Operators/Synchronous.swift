@@ -1,6 +1,7 @@
 import Dispatch
 import Disposables
 import Foundation
+import Synchronization
 
 // The blocking forms wait for the signal on the calling thread. They deadlock when the signal
 // needs that thread to make progress: calling them on the main thread for a signal that delivers
@@ -91,8 +92,22 @@ extension Signal {
     /// waits, so it can wait on the main thread for a signal that delivers there. The subscription
     /// is disposed when it returns.
     ///
-    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:` (main thread only, here any thread with
-    /// a run loop).
+    /// On the main thread the answer comes through the main queue, as in RAC 2.5, so main-queue
+    /// work queued before it (everything queued before the call among it) has run when this
+    /// returns, also when the signal answers synchronously; the run loop runs at least once, even
+    /// with a timeout of zero. Inside a block on the main queue, which keeps other main-queue work
+    /// from running until it returns, it returns the answer once the run loop has nothing it can
+    /// run, or at the latest when the timeout passes. On any other thread it returns as soon as the
+    /// answer comes.
+    ///
+    /// ```swift
+    /// DispatchQueue.main.async { flag = true }
+    /// Signal<Int, Never>.return(1).asynchronousFirst(default: 0, timeout: 1)   // 1, and flag is true
+    /// ```
+    ///
+    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
+    /// `RACScheduler.mainThreadScheduler` and may be called on the main thread only (here any
+    /// thread with a run loop).
     public func asynchronousFirst(default defaultValue: Value, timeout: TimeInterval) -> Value {
         if case let .success(value?) = asynchronousFirstResult(timeout: timeout) { return value }
         return defaultValue
@@ -103,12 +118,15 @@ extension Signal {
     /// without one or the timeout passes first, or the error.
     ///
     /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
-    /// waits. The subscription is disposed when it returns.
+    /// waits. The subscription is disposed when it returns. On the main thread the answer comes
+    /// through the main queue, so main-queue work queued before the call has run when it returns,
+    /// as ``asynchronousFirst(default:timeout:)`` explains.
     ///
-    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, whose timeout is an error instead.
+    /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
+    /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
     public func asynchronousFirstResult(timeout: TimeInterval) -> Result<Value?, Failure> {
         precondition(timeout >= 0, "asynchronousFirstResult(timeout:) needs a timeout of zero or more, got \(timeout)")
-        let outcome = Outcome<Result<Value?, Failure>>()
+        let outcome = Outcome<Result<Value?, Failure>>(throughMainQueue: Thread.isMainThread)
         let subscription = subscribeFirst(outcome)
         defer { subscription.dispose() }
         return outcome.runRunLoop(timeout: timeout) ?? .success(nil)
@@ -119,12 +137,15 @@ extension Signal {
     /// when the timeout passed first. Values are ignored.
     ///
     /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
-    /// waits. The subscription is disposed when it returns.
+    /// waits. The subscription is disposed when it returns. On the main thread the end comes
+    /// through the main queue, so main-queue work queued before the call has run when it returns,
+    /// as ``asynchronousFirst(default:timeout:)`` explains.
     ///
-    /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, whose timeout is an error instead.
+    /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, which delivers on
+    /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
     public func asynchronouslyWaitUntilCompleted(timeout: TimeInterval) -> Result<Void, Failure>? {
         precondition(timeout >= 0, "asynchronouslyWaitUntilCompleted(timeout:) needs a timeout of zero or more, got \(timeout)")
-        let outcome = Outcome<Result<Void, Failure>>()
+        let outcome = Outcome<Result<Void, Failure>>(throughMainQueue: Thread.isMainThread)
         let subscription = subscribeCompletion(outcome)
         defer { subscription.dispose() }
         return outcome.runRunLoop(timeout: timeout)
@@ -156,7 +177,20 @@ private final class Collected<Value>: @unchecked Sendable {
 /// The answer a blocking form waits for: set once, by whichever callback comes first.
 private final class Outcome<Answer>: @unchecked Sendable {
     private let answer = Lock<Answer?>(nil)
+    /// Whether a callback has come with the answer; only the first sets it.
+    private let claimed = Atomic<Bool>(false)
     private let fulfilled = DispatchSemaphore(value: 0)
+    /// Whether the answer is taken only once a main-queue block queued when it came has run.
+    private let throughMainQueue: Bool
+    /// Set by that block.
+    private let delivered = Atomic<Bool>(false)
+
+    /// - Parameter throughMainQueue: Whether ``runRunLoop(timeout:)`` takes the answer only once
+    ///   the main queue has run what was queued before it came, as RAC 2.5's
+    ///   `deliverOn:RACScheduler.mainThreadScheduler` does; for a wait on the main thread.
+    init(throughMainQueue: Bool = false) {
+        self.throughMainQueue = throughMainQueue
+    }
 
     /// The answer, if it has come.
     var value: Answer? {
@@ -165,12 +199,11 @@ private final class Outcome<Answer>: @unchecked Sendable {
 
     /// Sets the answer, unless it was set already, and wakes the waiting thread.
     func fulfill(_ value: Answer) {
-        let isFirst = answer.withLock { answer in
-            if answer != nil { return false }
-            answer = value
-            return true
-        }
-        if isFirst { fulfilled.signal() }
+        guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        // Queued before the answer is set: whoever sees the answer finds the block queued.
+        if throughMainQueue { DispatchQueue.main.async { self.delivered.store(true, ordering: .releasing) } }
+        answer.withLock { $0 = value }
+        fulfilled.signal()
     }
 
     /// Blocks until the answer comes.
@@ -184,15 +217,22 @@ private final class Outcome<Answer>: @unchecked Sendable {
     ///
     /// The run loop runs in slices of at most 10 ms, so that an answer from another thread is seen
     /// soon; when it has nothing to run, the thread sleeps until the answer or the slice's end.
+    /// Through the main queue, the answer counts once the block queued with it has run; the run
+    /// loop runs at least once, and when it has nothing it can run (inside a main-queue block,
+    /// whose queue cannot run until that block returns), the answer counts as it is.
     func runRunLoop(timeout: TimeInterval) -> Answer? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         let runLoop = RunLoop.current
+        var hasRun = false
         while true {
-            if let value { return value }
+            let value = self.value
+            if value != nil, !throughMainQueue || delivered.load(ordering: .acquiring) { return value }
             let now = Date()
-            if now >= deadline { return nil }
+            if now >= deadline, hasRun || !throughMainQueue { return value }
             let sliceEnd = min(deadline, now.addingTimeInterval(0.01))
+            hasRun = true
             if !runLoop.run(mode: .default, before: sliceEnd) {
+                if value != nil { return value }
                 _ = fulfilled.wait(wallTimeout: .now() + sliceEnd.timeIntervalSinceNow)
             }
         }

@@ -51,7 +51,9 @@ extension Signal {
         Signal(producer: { sink in
             guard Scheduler.current == nil else { return makeSignal().observe(sink) }
             return Subscriber.subscribe(sink) { subscriber in
-                makeSignal().observe(ForwardingSink(target: subscriber))
+                // Joins the subscriber's disposable before the first event, so a callback that
+                // disposes it ends a made signal that is still sending synchronously.
+                makeSignal().observe(ForwardingSubscriberSink(subscriber))
             }
         })
     }

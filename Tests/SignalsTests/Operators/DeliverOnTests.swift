@@ -85,6 +85,37 @@ final class DeliverOnTests: XCTestCase {
         XCTAssertFalse(waiting.isAlive)
     }
 
+    func testDeliverOn_disposalInsideTheFirstValueStopsARepeatingSourceStillLooping() {
+        for scheduler in [Scheduler.main, Scheduler.background()] {
+            let subscriptions = Counter()
+            let disposed = DispatchSemaphore(value: 0)
+            // Sends 1 and completes, synchronously; the first subscription completes only once its
+            // value has been disposed of on `scheduler`, so the loop is running then. From the
+            // hundredth on it does not complete, so a loop nothing stops ends there.
+            let source = Signal<Int, TestError> { subscriber in
+                subscriptions.increment()
+                subscriber.sendNext(1)
+                if subscriptions.value == 1 { _ = disposed.wait(timeout: .now() + 10) }
+                if subscriptions.value < 100 { subscriber.sendCompleted() }
+                return nil
+            }
+            let values = Counter()
+            let loopEnded = expectation(description: "the repeat loop ended")
+            Thread {
+                // With a scheduler current, the whole loop runs inside the subscribing call.
+                QueueScheduler(name: "looping").performAsCurrentScheduler {
+                    source.repeat().deliver(on: scheduler)
+                        .subscribeDisposingInFirstValue(counting: values, afterDisposing: { disposed.signal() })
+                }
+                loopEnded.fulfill()
+            }.start()
+            // On the main thread, this runs the main queue, where `Scheduler.main` delivers.
+            wait(for: [loopEnded], timeout: 10)
+            XCTAssertEqual(values.value, 1, "\(scheduler)")
+            XCTAssertEqual(subscriptions.value, 1, "\(scheduler)")
+        }
+    }
+
     func testDeliverOn_releasesTheChainAfterCompletion() {
         let scheduler = TestScheduler()
         let (subscription, token) = trackingLifetime { token in

@@ -152,4 +152,18 @@ final class OperatorContractTests: XCTestCase {
             XCTAssertTrue(box.disposable?.isDisposed ?? false, name)
         }
     }
+
+    func testEveryOperator_disposingInsideTheFirstValueStopsARepeatingSynchronousSource() {
+        // The source subscribes again inside the subscribing call, so the operator's subscription
+        // to it must join the subscriber's disposable before the first value, not when it returns
+        // (which, for a loop nothing stops, it never does).
+        for (name, apply) in operators {
+            let source = SelfLimitingSource()
+            let values = Counter()
+            let subscription = apply(source.signal.repeat(), LifetimeToken()).subscribeDisposingInFirstValue(counting: values)
+            XCTAssertEqual(values.value, 1, name)
+            XCTAssertEqual(source.subscriptions.value, 1, name)
+            XCTAssertTrue(subscription.isDisposed, name)
+        }
+    }
 }

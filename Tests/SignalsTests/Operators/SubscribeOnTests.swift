@@ -71,6 +71,39 @@ final class SubscribeOnTests: XCTestCase {
         XCTAssertEqual(empty.events, [.completed])
     }
 
+    func testSubscribeOn_mainQueue_disposalInsideTheFirstValueStopsARepeatingSource() {
+        // Issue 15, item 5: the repeat loop ran on inside the main-queue block for ever.
+        let source = SelfLimitingSource()
+        let values = Counter()
+        let box = DisposableBox()
+        box.disposable = source.signal.repeat().subscribe(on: Scheduler.main).subscribe(next: { _ in
+            values.increment()
+            box.disposable?.dispose()
+        })
+        XCTAssertEqual(source.subscriptions.value, 0)
+        // Queued after the subscription's block: it runs only once that block has returned.
+        let later = expectation(description: "a later main-queue block ran")
+        DispatchQueue.main.async { later.fulfill() }
+        wait(for: [later], timeout: 10)
+        XCTAssertEqual(values.value, 1)
+        XCTAssertEqual(source.subscriptions.value, 1)
+        XCTAssertTrue(box.disposable?.isDisposed ?? false)
+    }
+
+    func testSubscribeOn_background_disposalInsideTheFirstValueStopsARepeatingSource() {
+        let scheduler = Scheduler.background()
+        let source = SelfLimitingSource()
+        let values = Counter()
+        let subscription = source.signal.repeat().subscribe(on: scheduler).subscribeDisposingInFirstValue(counting: values)
+        // The scheduler is serial: this runs once the subscription's block has returned.
+        let later = DispatchSemaphore(value: 0)
+        scheduler.schedule { later.signal() }
+        XCTAssertEqual(later.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(values.value, 1)
+        XCTAssertEqual(source.subscriptions.value, 1)
+        XCTAssertTrue(subscription.isDisposed)
+    }
+
     func testSubscribeOn_releasesTheChainAfterCompletion() {
         let scheduler = TestScheduler()
         let (subscription, token) = trackingLifetime { token in

@@ -105,6 +105,65 @@ final class SynchronousTests: XCTestCase {
         _ = input
     }
 
+    func testAsynchronousFirst_onTheMainThreadRunsMainQueueWorkQueuedBeforeTheCall() {
+        // Issue 15, item 7: RAC 2.5 delivers the answer on the main thread scheduler, so what the
+        // main queue held before it has run, also for a signal that answers synchronously.
+        for timeout in [1.0, 0] {
+            let ran = Counter()
+            DispatchQueue.main.async { ran.increment() }
+            XCTAssertEqual(Signal<Int, Never>.return(1).asynchronousFirst(default: 0, timeout: timeout), 1, "timeout \(timeout)")
+            XCTAssertEqual(ran.value, 1, "asynchronousFirst, timeout \(timeout)")
+
+            DispatchQueue.main.async { ran.increment() }
+            XCTAssertEqual(try Signal<Int, TestError>.return(2).asynchronousFirstResult(timeout: timeout).get(), 2)
+            XCTAssertEqual(ran.value, 2, "asynchronousFirstResult, timeout \(timeout)")
+
+            DispatchQueue.main.async { ran.increment() }
+            XCTAssertNotNil(try Signal<Int, TestError>.empty.asynchronouslyWaitUntilCompleted(timeout: timeout)?.get())
+            XCTAssertEqual(ran.value, 3, "asynchronouslyWaitUntilCompleted, timeout \(timeout)")
+        }
+    }
+
+    func testAsynchronousFirst_onTheMainThreadRunsWhatTheSignalQueuedOnTheMainQueueBeforeItsValue() {
+        // The answer comes through the main queue, behind what was queued there before it.
+        let ran = Counter()
+        let signal = Signal<Int, Never> { subscriber in
+            DispatchQueue.main.async { ran.increment() }
+            subscriber.sendNext(1)
+            return nil
+        }.subscribe(on: Scheduler.background())
+        XCTAssertEqual(signal.asynchronousFirst(default: 0, timeout: 10), 1)
+        XCTAssertEqual(ran.value, 1)
+    }
+
+    func testAsynchronousFirst_onAnotherThreadReturnsAsSoonAsTheAnswerComes() {
+        // The main thread waits for the plain thread: the main queue cannot run meanwhile.
+        let ran = Counter()
+        DispatchQueue.main.async { ran.increment() }
+        onAPlainThread {
+            XCTAssertEqual(Signal<Int, Never>.return(1).asynchronousFirst(default: 0, timeout: 10), 1)
+            XCTAssertNil(Signal<Int, TestError>.never.asynchronouslyWaitUntilCompleted(timeout: 0))
+        }
+        XCTAssertEqual(ran.value, 0)
+        let drained = expectation(description: "main queue drained")
+        DispatchQueue.main.async { drained.fulfill() }
+        wait(for: [drained], timeout: 10)
+        XCTAssertEqual(ran.value, 1)
+    }
+
+    func testAsynchronousFirst_insideAMainQueueBlockStillReturnsTheAnswer() {
+        // Other main-queue work cannot run until this block returns: the answer is not held back
+        // for it beyond the timeout.
+        let answers = Recorder<Int>()
+        let done = expectation(description: "the block ran")
+        DispatchQueue.main.async {
+            answers.record(Signal<Int, Never>.return(1).asynchronousFirst(default: 0, timeout: 1))
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(answers.values, [1])
+    }
+
     func testAsynchronousForms_disposeTheSubscriptionOnTimeout() {
         let source = PipeSource()
         let (_, token) = trackingLifetime { token in

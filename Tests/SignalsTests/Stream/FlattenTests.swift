@@ -144,6 +144,24 @@ final class FlattenTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.next(1), .error(.first)])
     }
 
+    func testFlatten_disposalInsideTheFirstValueOfAnInnerStopsARepeatingInner() {
+        // The inner loops inside its own subscribing call: its subscription must join the
+        // merge's before its first value, not once that call returns.
+        let flattenings: [(name: String, apply: (Signal<Int, TestError>) -> Signal<Int, TestError>)] = [
+            ("merge", { Signal.merge([$0, .never]) }),
+            ("flattenMap", { inner in Signal<Int, TestError>.return(0).flattenMap { _ in inner } }),
+            ("flatten(maxConcurrent: 1)", { Signal<Signal<Int, TestError>, TestError>.return($0).flatten(maxConcurrent: 1) }),
+        ]
+        for (name, apply) in flattenings {
+            let source = SelfLimitingSource()
+            let values = Counter()
+            let subscription = apply(source.signal.repeat()).subscribeDisposingInFirstValue(counting: values)
+            XCTAssertEqual(values.value, 1, name)
+            XCTAssertEqual(source.subscriptions.value, 1, name)
+            XCTAssertTrue(subscription.isDisposed, name)
+        }
+    }
+
     func testMerge_sendsValuesAsTheyComeAndCompletesWhenAllHave() {
         let (a, aInput) = Signal<Int, TestError>.pipe()
         let (b, bInput) = Signal<Int, TestError>.pipe()

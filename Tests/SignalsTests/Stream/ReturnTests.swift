@@ -46,6 +46,24 @@ final class ReturnTests: XCTestCase {
         XCTAssertEqual(seen.values, [true])
     }
 
+    func testDefer_withoutACurrentScheduler_disposalInsideTheFirstValueStopsARepeatingSignal() {
+        let source = SelfLimitingSource()
+        let values = Counter()
+        let subscription = DisposableBox()
+        let finished = DispatchSemaphore(value: 0)
+        onAPlainThread {
+            // The made signal is subscribed later, on the subscription scheduler: it must join the
+            // subscriber's disposable before its first value, not when its subscription returns.
+            subscription.disposable = Signal.defer { source.signal.repeat() }.subscribeDisposingInFirstValue(counting: values)
+            // That scheduler's queue is serial: this runs once the deferred work has returned.
+            Scheduler.subscription.schedule { finished.signal() }
+        }
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(values.value, 1)
+        XCTAssertEqual(source.subscriptions.value, 1)
+        XCTAssertTrue(subscription.disposable?.isDisposed ?? false)
+    }
+
     func testReturn_withoutACurrentSchedulerArrivesOnABackgroundScheduler() {
         let seen = Recorder<Bool>()
         subscribeFromAPlainThread(Signal<Int, Never>.return(1), next: { _ in seen.record(runsOnABackgroundScheduler) })
