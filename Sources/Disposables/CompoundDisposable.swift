@@ -32,9 +32,12 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         for disposable in disposables { add(disposable) }
     }
 
-    /// An empty compound disposable whose `action` runs after its children are disposed.
+    /// A compound disposable whose first child runs `action`: disposal runs `action` first, then
+    /// disposes the children added later.
     ///
-    /// RAC 2.5: `+[RACCompoundDisposable disposableWithBlock:]`.
+    /// RAC 2.5: `+[RACCompoundDisposable disposableWithBlock:]`, which makes the block a
+    /// ``Disposable`` and the compound's first child. Here the block is kept as the compound's own
+    /// action (there is nothing to remove it by), which saves a child.
     public override init(_ action: @escaping @Sendable () -> Void) {
         super.init(action)
     }
@@ -77,7 +80,7 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         _ = removed
     }
 
-    /// Disposes every child exactly once, then runs the action given at init, if any.
+    /// Runs the action given at init, if any, then disposes every child exactly once.
     ///
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
@@ -86,8 +89,9 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
             defer { children = Children() }
             return children
         }
-        taken.disposeAll(owner: identity)
+        // The block given at init is the first child, as in RAC 2.5: it runs first.
         runAction()
+        taken.disposeAll(owner: identity)
     }
 
     /// How many children the compound holds now: for tests that check it lets go of them.

@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 final class CompoundDisposableTests: XCTestCase {
-    func testDispose_disposesEveryChildThenRunsItsAction() {
+    func testDispose_runsItsBlockFirstThenEveryChildInOrder() {
+        // RAC 2.5's `+disposableWithBlock:` makes the block the compound's first child.
         let log = Recorder<String>()
         let compound = CompoundDisposable { log.record("compound") }
         for name in ["a", "b", "c", "d"] {
@@ -11,7 +12,7 @@ final class CompoundDisposableTests: XCTestCase {
         }
         compound.dispose()
         compound.dispose()
-        XCTAssertEqual(log.values, ["a", "b", "c", "d", "compound"])
+        XCTAssertEqual(log.values, ["compound", "a", "b", "c", "d"])
         XCTAssertTrue(compound.isDisposed)
     }
 
