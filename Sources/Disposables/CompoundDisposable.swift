@@ -220,11 +220,9 @@ private struct Children {
                     } else {
                         unclaimed[ObjectIdentifier(slots[index].child.unsafelyUnwrapped)] = kept
                     }
-                    // Moved, not copied: no reference counting. `kept` holds a hole, and
-                    // `index` becomes one.
-                    let base = slots.baseAddress.unsafelyUnwrapped
-                    (base + kept).moveUpdate(from: base + index, count: 1)
-                    (base + index).initialize(to: Slot(child: nil, isClaimed: false))
+                    // `kept` holds a hole: swapping moves the child there, with no reference
+                    // counting, and leaves the hole at `index`.
+                    slots.swapAt(kept, index)
                 }
                 kept += 1
             }
