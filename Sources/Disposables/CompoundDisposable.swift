@@ -1,16 +1,24 @@
 /// A disposable that disposes many others together.
 ///
-/// Children are kept as RAC keeps them: the first two in inline slots, the rest in a slot array
-/// with a free list. A child remembers its slot in the first compound that stores it there, and
-/// other compounds keep a table of theirs, so ``remove(_:)`` is O(1) whatever the order and
-/// whatever other compounds hold the child; ``add(_:)`` is O(1) amortized. Children are disposed outside the lock, so a child's action
-/// may add to or remove from this compound, or dispose it, without deadlocking.
+/// Disposal disposes every child exactly once, in the order the children were added, whatever was
+/// removed in between; a compound made with a block runs that block first, as its first child.
+/// Children are disposed outside the lock, so a child's action may add to or remove from this
+/// compound, or dispose it, without deadlocking.
+///
+/// Children are kept as RAC keeps them: the first two in inline slots, the rest in a slot array,
+/// in the order they were added; a removed child leaves a hole that is compacted away later. A
+/// child remembers its slot in the first compound that stores it there, and other compounds keep
+/// a table of theirs, so ``remove(_:)`` is O(1) amortized whatever the order and whatever other
+/// compounds hold the child; ``add(_:)`` is O(1) amortized.
 ///
 /// ```swift
-/// let subscriptions = CompoundDisposable()
-/// subscriptions.add(Disposable { print("a") })
+/// let subscriptions = CompoundDisposable { print("block") }
+/// let a = Disposable { print("a") }
+/// subscriptions.add(a)
 /// subscriptions.add(Disposable { print("b") })
-/// subscriptions.dispose()   // prints "a", "b"
+/// subscriptions.remove(a)
+/// subscriptions.add(Disposable { print("c") })
+/// subscriptions.dispose()   // prints "block", "b", "c"
 /// ```
 ///
 /// RAC 2.5: `RACCompoundDisposable`.
@@ -32,9 +40,12 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         for disposable in disposables { add(disposable) }
     }
 
-    /// An empty compound disposable whose `action` runs after its children are disposed.
+    /// A compound disposable whose first child runs `action`: disposal runs `action` first, then
+    /// disposes the children added later, in order.
     ///
-    /// RAC 2.5: `+[RACCompoundDisposable disposableWithBlock:]`.
+    /// RAC 2.5: `+[RACCompoundDisposable disposableWithBlock:]`, which makes the block a
+    /// ``Disposable`` and the compound's first child. Here the block is kept as the compound's own
+    /// action (there is nothing to remove it by), which saves a child.
     public override init(_ action: @escaping @Sendable () -> Void) {
         super.init(action)
     }
@@ -77,7 +88,8 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
         _ = removed
     }
 
-    /// Disposes every child exactly once, then runs the action given at init, if any.
+    /// Runs the action given at init, if any, then disposes every child exactly once, in the order
+    /// they were added.
     ///
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
@@ -86,13 +98,20 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
             defer { children = Children() }
             return children
         }
-        taken.disposeAll(owner: identity)
+        // The block given at init is the first child, as in RAC 2.5: it runs first.
         runAction()
+        taken.disposeAll()
     }
 
     /// How many children the compound holds now: for tests that check it lets go of them.
     package var count: Int {
         children.withLock { $0.count }
+    }
+
+    /// How many slots of the array the compound keeps, holes included: for tests that check it
+    /// reclaims them.
+    package var storedSlots: Int {
+        children.withLock { $0.slots.count }
     }
 
     /// The compound's address: what a child's `slotOwner` holds when this compound claimed it.
@@ -101,49 +120,57 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     }
 }
 
-/// The children of a compound: two inline slots, then a slot array with a free list.
+/// The children of a compound, in the order they were added: two inline slots, then a slot array.
+///
+/// The inline slots hold the oldest children: a child goes inline only while the array holds
+/// none, and removing `first` moves `second` up, so `first`, `second`, then the array is always
+/// the order of addition. The array only ever appends; a removed child leaves a hole, and once
+/// holes are more than half of it, the array is compacted in order, its children's recorded
+/// slots rewritten (O(1) amortized per removal).
 ///
 /// A child in the slot array records its slot itself when it is not recorded in another compound
 /// already (a claim on its `slotOwner`); otherwise the slot goes in `unclaimed`, by identity.
 /// A claim can outlive its compound, and a new compound can reuse the address, so a recorded slot
-/// is trusted only when it holds the child.
+/// is trusted only when that slot was claimed and holds the child.
 private struct Children {
     var first: Disposable?
     var second: Disposable?
-    var slots: [Disposable?] = []
-    var freeSlots: [Int] = []
+    var slots: [Slot] = []
+    /// How many slots are holes.
+    var holes = 0
     var unclaimed: [ObjectIdentifier: Int] = [:]
 
+    struct Slot {
+        var child: Disposable?
+        /// Whether the child records this slot itself (this compound holds its claim).
+        var isClaimed: Bool
+    }
+
     var count: Int {
-        (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + slots.count - freeSlots.count
+        (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + slots.count - holes
     }
 
     mutating func insert(_ disposable: Disposable, owner: UInt) {
-        if first == nil {
-            first = disposable
-        } else if second == nil {
-            second = disposable
-        } else {
-            let slot: Int
-            if let free = freeSlots.popLast() {
-                slot = free
-                slots[slot] = disposable
-            } else {
-                slot = slots.count
-                slots.append(disposable)
-            }
-            if disposable.slotOwner.compareExchange(expected: 0, desired: owner, ordering: .acquiringAndReleasing).exchanged {
-                disposable.slotIndex.store(slot, ordering: .relaxed)
-            } else {
-                unclaimed[ObjectIdentifier(disposable)] = slot
-            }
+        if slots.isEmpty, second == nil {
+            if first == nil { first = disposable } else { second = disposable }
+            return
         }
+        let slot = slots.count
+        let isClaimed = disposable.slotOwner
+            .compareExchange(expected: 0, desired: owner, ordering: .acquiringAndReleasing).exchanged
+        if isClaimed {
+            disposable.slotIndex.store(slot, ordering: .relaxed)
+        } else {
+            unclaimed[ObjectIdentifier(disposable)] = slot
+        }
+        slots.append(Slot(child: disposable, isClaimed: isClaimed))
     }
 
     /// Takes `disposable` out and returns it, or returns `nil` when it is not here.
     mutating func remove(_ disposable: Disposable, owner: UInt) -> Disposable? {
         if first === disposable {
-            defer { first = nil }
+            // `second` moves up, so that a child added later goes after it.
+            defer { first = second.take() }
             return first
         }
         if second === disposable {
@@ -152,17 +179,17 @@ private struct Children {
         }
         guard let slot = slot(of: disposable, owner: owner) else { return nil }
         defer {
-            slots[slot] = nil
-            if freeSlots.count + 1 == slots.count {
-                // Empty again: start over so the arrays do not keep the high-water mark's indices.
+            holes += 1
+            if holes == slots.count {
+                // Empty again: start over, so the next children may go inline again.
                 slots.removeAll(keepingCapacity: true)
-                freeSlots.removeAll(keepingCapacity: true)
+                holes = 0
                 unclaimed.removeAll()
-            } else {
-                freeSlots.append(slot)
+            } else if holes * 2 > slots.count {
+                compact()
             }
         }
-        return slots[slot]
+        return slots[slot].child.take()
     }
 
     /// The slot of `disposable` in the array, releasing the claim or the table entry that
@@ -170,22 +197,51 @@ private struct Children {
     private mutating func slot(of disposable: Disposable, owner: UInt) -> Int? {
         if disposable.slotOwner.load(ordering: .acquiring) == owner {
             let slot = disposable.slotIndex.load(ordering: .relaxed)
-            if slots.indices.contains(slot), slots[slot] === disposable {
+            if slots.indices.contains(slot), slots[slot].isClaimed, slots[slot].child === disposable {
                 disposable.slotOwner.store(0, ordering: .releasing)
                 return slot
             }
         }
-        return unclaimed.removeValue(forKey: ObjectIdentifier(disposable))
+        guard let slot = unclaimed.removeValue(forKey: ObjectIdentifier(disposable)) else { return nil }
+        return slots.indices.contains(slot) && slots[slot].child === disposable ? slot : nil
+    }
+
+    /// Closes the holes, keeping the children in order, and records their new slots.
+    private mutating func compact() {
+        // Out of `self` for the loop, which also updates `unclaimed`.
+        var slots: [Slot] = []
+        swap(&slots, &self.slots)
+        let kept = slots.withUnsafeMutableBufferPointer { slots in
+            var kept = 0
+            for index in slots.indices where slots[index].child != nil {
+                if index != kept {
+                    if slots[index].isClaimed {
+                        slots[index].child.unsafelyUnwrapped.slotIndex.store(kept, ordering: .relaxed)
+                    } else {
+                        unclaimed[ObjectIdentifier(slots[index].child.unsafelyUnwrapped)] = kept
+                    }
+                    // `kept` holds a hole: swapping moves the child there, with no reference
+                    // counting, and leaves the hole at `index`.
+                    slots.swapAt(kept, index)
+                }
+                kept += 1
+            }
+            return kept
+        }
+        // Only holes are left past `kept`: nothing is released here.
+        slots.removeLast(slots.count - kept)
+        swap(&slots, &self.slots)
+        holes = 0
     }
 
     /// Disposes the children in the order they were added, releasing each one (and its claim) as
     /// it goes.
-    mutating func disposeAll(owner: UInt) {
+    mutating func disposeAll() {
         first.take()?.dispose()
         second.take()?.dispose()
         for index in slots.indices {
-            guard let child = slots[index].take() else { continue }
-            _ = child.slotOwner.compareExchange(expected: owner, desired: 0, ordering: .acquiringAndReleasing)
+            guard let child = slots[index].child.take() else { continue }
+            if slots[index].isClaimed { child.slotOwner.store(0, ordering: .releasing) }
             child.dispose()
         }
     }

@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 final class CompoundDisposableTests: XCTestCase {
-    func testDispose_disposesEveryChildThenRunsItsAction() {
+    func testDispose_runsItsBlockFirstThenEveryChildInOrder() {
+        // RAC 2.5's `+disposableWithBlock:` makes the block the compound's first child.
         let log = Recorder<String>()
         let compound = CompoundDisposable { log.record("compound") }
         for name in ["a", "b", "c", "d"] {
@@ -11,8 +12,163 @@ final class CompoundDisposableTests: XCTestCase {
         }
         compound.dispose()
         compound.dispose()
-        XCTAssertEqual(log.values, ["a", "b", "c", "d", "compound"])
+        XCTAssertEqual(log.values, ["compound", "a", "b", "c", "d"])
         XCTAssertTrue(compound.isDisposed)
+    }
+
+    func testDispose_blockRunsFirstAlsoWhenChildrenWereRemoved() {
+        let log = Recorder<String>()
+        let compound = CompoundDisposable { log.record("compound") }
+        let first = Disposable { log.record("a") }
+        compound.add(first)
+        compound.add(Disposable { log.record("b") })
+        compound.remove(first)
+        compound.add(Disposable { log.record("c") })
+        compound.dispose()
+        XCTAssertEqual(log.values, ["compound", "b", "c"])
+    }
+
+    func testDispose_followsInsertionOrderWhenAnInlineChildWasRemoved() {
+        // The first two children are kept inline: a child added after one of them was removed
+        // still comes after every older child.
+        for removed in ["a", "b"] {
+            let log = Recorder<String>()
+            let compound = CompoundDisposable()
+            let children = Dictionary(uniqueKeysWithValues: ["a", "b", "c", "d"].map { name in
+                (name, Disposable { log.record(name) })
+            })
+            compound.add(children["a"])
+            compound.add(children["b"])
+            compound.remove(children[removed])
+            compound.add(children["c"])
+            compound.add(children["d"])
+            compound.dispose()
+            XCTAssertEqual(log.values, ["a", "b", "c", "d"].filter { $0 != removed }, "removed \(removed)")
+        }
+    }
+
+    func testDispose_followsInsertionOrderWhenInlineChildrenWereRemovedBesideTheArray() {
+        let log = Recorder<String>()
+        let compound = CompoundDisposable()
+        let children = (0..<8).map { index in Disposable { log.record("\(index)") } }
+        children[0..<4].forEach(compound.add)
+        compound.remove(children[0])
+        compound.remove(children[2])
+        compound.add(children[4])
+        compound.remove(children[1])
+        compound.add(children[5])
+        compound.remove(children[3])
+        compound.remove(children[4])
+        compound.remove(children[5])
+        // Empty now: the next children may use the inline slots again.
+        compound.add(children[6])
+        compound.add(children[7])
+        compound.dispose()
+        XCTAssertEqual(log.values, ["6", "7"])
+    }
+
+    func testDispose_followsInsertionOrderWhenArraySlotsWereFreed() {
+        let log = Recorder<Int>()
+        let compound = CompoundDisposable()
+        let children = (0..<10).map { index in Disposable { log.record(index) } }
+        children[0..<6].forEach(compound.add)
+        compound.remove(children[3])
+        compound.remove(children[2])
+        children[6..<10].forEach(compound.add)
+        compound.dispose()
+        XCTAssertEqual(log.values, [0, 1, 4, 5, 6, 7, 8, 9])
+    }
+
+    func testDispose_followsInsertionOrderAfterRandomAddsAndRemovals() {
+        // Checked against a plain array: children come and go at random, some of them shared
+        // with another compound (so this one finds their slot in its own table), and the
+        // compound disposes those left in the order they were added.
+        var generator = SplitMix(seed: 42)
+        for round in 0..<40 {
+            let log = Recorder<Int>()
+            let compound = CompoundDisposable()
+            let other = CompoundDisposable()
+            var model: [Int] = []
+            var children: [Int: Disposable] = [:]
+            var next = 0
+            for _ in 0..<Int.random(in: 1...400, using: &generator) {
+                if model.isEmpty || Int.random(in: 0..<5, using: &generator) < 3 {
+                    let index = next
+                    next += 1
+                    let child = Disposable { log.record(index) }
+                    children[index] = child
+                    if Int.random(in: 0..<4, using: &generator) == 0 { other.add(child) }
+                    compound.add(child)
+                    model.append(index)
+                } else {
+                    let position = Int.random(in: 0..<model.count, using: &generator)
+                    let child = children[model.remove(at: position)]
+                    // Another compound letting go of the child (and of its claim) first changes
+                    // nothing here.
+                    if Int.random(in: 0..<2, using: &generator) == 0 { other.remove(child) }
+                    compound.remove(child)
+                    compound.remove(Disposable())
+                }
+                XCTAssertEqual(compound.count, model.count)
+            }
+            compound.dispose()
+            XCTAssertEqual(log.values, model, "round \(round)")
+            // One failing round tells enough.
+            if log.values != model { break }
+        }
+    }
+
+    func testRemove_keepsStorageBoundedByTheChildrenHeld() {
+        // A compound that keeps one child while many come and go, as a merge keeps its outer
+        // subscription while inner ones end: the freed slots are reclaimed.
+        let compound = CompoundDisposable()
+        let kept = (0..<3).map { _ in Disposable() }
+        kept.forEach(compound.add)
+        for _ in 0..<10_000 {
+            let child = Disposable()
+            compound.add(child)
+            compound.remove(child)
+        }
+        for _ in 0..<100 {
+            let batch = (0..<50).map { _ in Disposable() }
+            batch.forEach(compound.add)
+            batch.reversed().forEach(compound.remove)
+        }
+        XCTAssertEqual(compound.count, 3)
+        XCTAssertLessThanOrEqual(compound.storedSlots, 128)
+        compound.dispose()
+        XCTAssertTrue(kept.allSatisfy(\.isDisposed))
+    }
+
+    func testRemove_isConstantTimeInAnyOrder() {
+        // Sixteen times the children: about 16 times as long when removal is O(1), 256 when it
+        // is linear. The bound leaves room for caches (removing in a shuffled order, each removal
+        // misses them once the children outgrow them, up to 4 times slower) and a busy machine.
+        for order in ["insertion", "reversed", "shuffled"] {
+            func removalSeconds(_ count: Int) -> Double {
+                (0..<2).map { _ in
+                    let compound = CompoundDisposable()
+                    var children = (0..<count).map { _ in Disposable() }
+                    children.forEach(compound.add)
+                    switch order {
+                    case "reversed": children.reverse()
+                    case "shuffled":
+                        var generator = SplitMix(seed: 3)
+                        children.shuffle(using: &generator)
+                    default: break
+                    }
+                    let seconds = secondsTaken {
+                        for child in children { compound.remove(child) }
+                    }
+                    XCTAssertEqual(compound.count, 0)
+                    return seconds
+                }.min()!
+            }
+            _ = removalSeconds(1_000)
+            let small = removalSeconds(4_000)
+            let large = removalSeconds(64_000)
+            XCTAssertLessThan(large / small, 128, "\(order): \(small) s, then \(large) s")
+        }
     }
 
     func testInitSequence_holdsTheGivenDisposables() {
@@ -190,21 +346,6 @@ final class CompoundDisposableTests: XCTestCase {
         compound.dispose()
         XCTAssertEqual(kept.value, 8 * 250)
     }
-}
-
-/// A small seeded generator, so shuffles are the same every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 
     func testRemove_isConstantTimeWhenChildrenAlsoBelongToAnotherCompound() {
         // Each child is in two compounds: the first claims its slot, the second must still find
@@ -221,10 +362,10 @@ struct SplitMix: RandomNumberGenerator {
                 for child in children { second.remove(child) }
                 for child in children { first.remove(child) }
             }
+            // Removed from both, the children are disposed by neither.
             second.dispose()
-            XCTAssertFalse(children.contains(where: \.isDisposed))
             first.dispose()
-            XCTAssertTrue(children.allSatisfy(\.isDisposed))
+            XCTAssertFalse(children.contains(where: \.isDisposed))
             return seconds
         }
         XCTAssertLessThan(growth.ratio, 9, growth.description)
@@ -258,5 +399,20 @@ struct SplitMix: RandomNumberGenerator {
         compound.remove(child)
         compound.dispose()
         XCTAssertFalse(child.isDisposed)
+    }
+}
+
+/// A small seeded generator, so shuffles are the same every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -7,6 +7,10 @@ extension Signal {
     /// the same one again if nothing newer came. Completes when either signal completes and fails
     /// when either fails, disposing the other first.
     ///
+    /// This signal is subscribed first, then `sampler`, always: when this signal ends while being
+    /// subscribed, `sampler` is still subscribed (its subscription's side effects happen) and
+    /// disposed at once.
+    ///
     /// ```swift
     /// position.sample(frameTicks)   // the position at each frame
     /// ```
@@ -17,9 +21,10 @@ extension Signal {
             let junction = Junction<Value, Failure>(downstream)
             let latest = LatestLane<Value>(offset: 0)
             _ = self.observe(SampledInput(junction, latest: latest))
-            if !junction.isClosed {
-                _ = sampler.observe(SamplerInput(junction, latest: latest))
-            }
+            // Subscribed even when this signal ended meanwhile, as RAC 2.5 does, so that the
+            // sampler's subscription side effects run; its subscription then joins the disposed
+            // one and is disposed at once, and its ticks are dropped.
+            _ = sampler.observe(SamplerInput(junction, latest: latest))
             return junction.handOverSubscription()
         }).named(derivedName("-sample: \(sampler.name ?? "")"))
     }

@@ -46,10 +46,23 @@ final class SampleTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.next(1), .error(.second)])
     }
 
-    func testSample_emptySourceCompletesWithoutSubscribingTheSampler() {
-        let sampler = TestSource([1, 2])
-        XCTAssertEqual(TestSource<Int>([]).signal.sample(sampler.signal).record().events, [.completed])
-        XCTAssertEqual(sampler.subscriptions.value, 0)
+    func testSample_sourceEndingWhileSubscribedStillSubscribesTheSamplerThenDisposesIt() {
+        // RAC 2.5 subscribes the sampler whatever the source did meanwhile, so the sampler's
+        // subscription side effects run; its subscription is disposed at once and its ticks
+        // send nothing.
+        for end in [Event<Int, TestError>.completed, .error(.first)] {
+            let ticking = TestSource([1, 2])
+            let source = TestSource([5], end: end)
+            XCTAssertEqual(source.signal.sample(ticking.signal).record().events, [end])
+            XCTAssertEqual(ticking.subscriptions.value, 1)
+            XCTAssertEqual(ticking.disposals.value, 1)
+
+            let driven = DrivenSource<TestError>()
+            let recorder = TestSource([7], end: end).signal.sample(driven.signal).record()
+            XCTAssertEqual(driven.disposals.value, 1)
+            driven.input.sendNext(0)
+            XCTAssertEqual(recorder.events, [end])
+        }
     }
 
     func testSample_disposalMidStreamDisposesBothAndStopsDelivery() {
