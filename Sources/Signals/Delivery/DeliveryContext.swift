@@ -98,6 +98,8 @@ package struct DeliveryContext {
                 break
             }
         }
+        // Nothing is left: neither list has an element.
+        state.pointee.hasDeferred = false
         state.pointee.isRunningDeferred = false
     }
 
