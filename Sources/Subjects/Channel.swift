@@ -14,7 +14,8 @@ import Signals
 /// channel.leadingTerminal.sendNext("typed")   // prints "model typed"
 /// ```
 ///
-/// A channel lives while either terminal is subscribed to or held, until it ends.
+/// A channel lives while either terminal is held (a subscription that sends into a terminal
+/// holds it), until it ends. Once neither is, its subscribers are let go of, as a subject's are.
 ///
 /// RAC 2.5: `RACChannel`.
 public final class Channel<Value>: Sendable {
@@ -38,11 +39,28 @@ public final class Channel<Value>: Sendable {
         let leading = ReplaySubject<Value, any Error>(capacity: 0)
         let following = ReplaySubject<Value, any Error>(capacity: 1)
         // Terminal events cross over, so that both sides end.
-        leading.ignoreValues().subscribe(following)
-        following.ignoreValues().subscribe(leading)
-        leadingTerminal = ChannelTerminal(values: leading, otherTerminal: following)
-        followingTerminal = ChannelTerminal(values: following, otherTerminal: leading)
+        let crossings = CompoundDisposable()
+        crossings.add(leading.ignoreValues().subscribe(following))
+        crossings.add(following.ignoreValues().subscribe(leading))
+        let link = ChannelLink(crossings)
+        leadingTerminal = ChannelTerminal(values: leading, otherTerminal: following, link: link)
+        followingTerminal = ChannelTerminal(values: following, otherTerminal: leading, link: link)
         followingSubject = following
+    }
+}
+
+/// What both terminals of a channel hold: once neither can be reached, nothing can send into the
+/// channel any more, so the two subjects stop crossing their terminal events over. They subscribe
+/// to each other for that, and would otherwise keep each other, and their subscribers, alive.
+final class ChannelLink: Sendable {
+    private let crossings: CompoundDisposable
+
+    init(_ crossings: CompoundDisposable) {
+        self.crossings = crossings
+    }
+
+    deinit {
+        crossings.dispose()
     }
 }
 
@@ -52,9 +70,11 @@ public final class Channel<Value>: Sendable {
 /// RAC 2.5: `RACChannelTerminal`.
 public final class ChannelTerminal<Value>: Signal<Value, any Error>, SubscriberProtocol, @unchecked Sendable {
     private let otherTerminal: Subject<Value, any Error>
+    private let link: ChannelLink
 
-    init(values: Subject<Value, any Error>, otherTerminal: Subject<Value, any Error>) {
+    init(values: Subject<Value, any Error>, otherTerminal: Subject<Value, any Error>, link: ChannelLink) {
         self.otherTerminal = otherTerminal
+        self.link = link
         super.init(producer: { sink in values.observe(sink) })
     }
 

@@ -1,6 +1,6 @@
 import Disposables
 import Signals
-import Subjects
+@testable import Subjects
 import TestSupport
 import XCTest
 
@@ -46,5 +46,32 @@ final class SubjectLetGoTests: XCTestCase {
             subject = nil
         }
         XCTAssertFalse(token.isAlive)
+    }
+
+    func testAChannelLetGoOf_releasesItsSubjectsAndTheirSubscribers() {
+        weak var weakSubject: ReplaySubject<Int, any Error>?
+        let (_, token) = trackingLifetime { token in
+            var channel: Channel<Int>? = Channel()
+            weakSubject = channel!.followingSubject
+            channel!.followingTerminal.subscribe(next: { _ in _ = token })
+            channel!.leadingTerminal.sendNext(1)
+            channel = nil
+        }
+        XCTAssertNil(weakSubject)
+        XCTAssertFalse(token.isAlive)
+    }
+
+    func testASubscriberSubscribedToAPipeWhoseInputIsGone_isHeldByNothing() {
+        let (signal, _) = Signal<Int, Never>.pipe()
+        let (_, token) = trackingLifetime { token in
+            signal.subscribe(Subscriber<Int, Never>(next: { _ in _ = token }))
+        }
+        XCTAssertFalse(token.isAlive)
+        let (_, subjectToken) = trackingLifetime { token in
+            let subject = Subject<Int, Never>()
+            subject.subscribe(next: { _ in _ = token })
+            signal.subscribe(subject)
+        }
+        XCTAssertFalse(subjectToken.isAlive)
     }
 }

@@ -258,7 +258,12 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     @inline(never)
     private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>) {
         // Not a member, so no other thread can reach it: deliver here.
-        if let terminal { member.finish(terminal) }
+        if let terminal {
+            member.finish(terminal)
+        } else {
+            // The input is gone: nothing will come, so nothing of the subscriber's stays alive.
+            member.abandon()
+        }
     }
 
     package override func receive(_ value: Value) {
