@@ -59,6 +59,8 @@ final class ScheduleRecursiveTests: XCTestCase {
         XCTAssertFalse(scheduler.isEmpty)
         scheduler.stepAll()
         XCTAssertEqual(runs.value, 2)
+        // The block holds the box that holds its own reschedule: empty it, or they keep each other alive.
+        saved.reschedule = nil
     }
 
     func testDispose_stopsFurtherRuns() {

@@ -131,6 +131,9 @@ final class GuaranteeTests: XCTestCase {
             }
             // Each send starts a chain of seven deliveries (0 through 6), all done when the sends return.
             XCTAssertEqual(received.value, 14)
+            // Each pipe's subscriber holds the other pipe's input: end them, or they keep each other alive.
+            firstInput.sendCompleted()
+            secondInput.sendCompleted()
         }
     }
 
@@ -319,6 +322,8 @@ final class GuaranteeTests: XCTestCase {
             })
             let seconds = secondsTaken { box.subscriber?.sendNext(-1) }
             XCTAssertEqual(received.value, count + 1)
+            // The subscriber captured its own source: end it, or the two keep each other alive.
+            box.subscriber = nil
             return seconds
         }
         XCTAssertLessThan(growth.ratio, 9, growth.description)

@@ -183,6 +183,8 @@ final class SignalTests: XCTestCase {
         })
         box.subscriber?.sendNext(1)
         XCTAssertEqual(log.values, ["begin 1", "end 1", "begin 2", "end 2"])
+        // The subscriber captured its own source: end it, or the two keep each other alive.
+        box.subscriber = nil
     }
 
     func testReentrancy_disposingFromInsideACallbackStopsDelivery() {

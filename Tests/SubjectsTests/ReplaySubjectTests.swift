@@ -69,6 +69,8 @@ final class ReplaySubjectTests: XCTestCase {
         subject.sendNext(2)
         subject.sendNext(3)
         XCTAssertEqual(inner.values, [1, 2, 3])
+        // The subscriber captured its own subject: end it, or the two keep each other alive.
+        subject.sendCompleted()
     }
 
     func testReplay_racingSendsAndSubscriptionsLeaveNoGapAndNoDuplicate() {

@@ -48,6 +48,8 @@ final class SubjectTests: XCTestCase {
         subject.sendNext(1)
         subject.sendNext(2)
         XCTAssertEqual(late.values, [2])
+        // The subscriber captured its own subject: end it, or the two keep each other alive.
+        subject.sendCompleted()
     }
 
     func testSubject_subscriberRemovedDuringADeliveryGetsNothingAfter() {
@@ -73,6 +75,8 @@ final class SubjectTests: XCTestCase {
         subject.sendNext(1)
         XCTAssertEqual(first.values, [1, 2, 3])
         XCTAssertEqual(second.values, [1, 2, 3])
+        // The subscriber captured its own subject: end it, or the two keep each other alive.
+        subject.sendCompleted()
     }
 
     func testSubject_aReentrantBurstOfAHundredThousandSendsIsDelivered() {
@@ -84,6 +88,8 @@ final class SubjectTests: XCTestCase {
         })
         subject.sendNext(0)
         XCTAssertEqual(received.value, 100_001)
+        // The subscriber captured its own subject: end it, or the two keep each other alive.
+        subject.sendCompleted()
     }
 
     func testSubject_reentrantCompletionComesAfterTheQueuedValues() {
@@ -116,6 +122,8 @@ final class SubjectTests: XCTestCase {
         })
         subject.sendNext(1)
         XCTAssertEqual(received.values, [1, 2])
+        // The subscriber captured its own subject: end it, or the two keep each other alive.
+        subject.sendCompleted()
     }
 
     func testSubject_disposalFromAnotherThreadWhileACallbackRunsReturnsAfterIt_andNothingFollows() {

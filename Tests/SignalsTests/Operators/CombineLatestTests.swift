@@ -109,6 +109,9 @@ final class CombineLatestTests: XCTestCase {
         firstInput.sendNext(1)
         secondInput.sendNext(5)
         XCTAssertEqual(rows.values, ["15", "25", "29"])
+        // The subscriber captured its own source: end it, or the two keep each other alive.
+        firstInput.sendCompleted()
+        secondInput.sendCompleted()
     }
 
     func testCombineLatest_releasesEverythingAfterCompletionAndDisposal() {

@@ -64,5 +64,7 @@ final class StartLazilyTests: XCTestCase {
         recorder.dispose()
         box.subscriber?.sendNext(2)
         XCTAssertEqual(recorder.events, [.next(1)])
+        // The box, captured by the signal's block, holds the block's subscriber.
+        box.subscriber = nil
     }
 }
