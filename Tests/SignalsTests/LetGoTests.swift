@@ -11,7 +11,7 @@ import XCTest
 final class LetGoTests: XCTestCase {
     /// Defect 1: releasing a subscriber from inside `DeliveryContext.runDeferred` appended to the
     /// list of retired objects while that list was being emptied: a double free in every
-    /// optimized build (the release and AddressSanitizer runs of CI catch it).
+    /// optimized build (CI's release run catches it).
     func testPipeForwardingIntoAPipe_letGoOfAfterASend_freesOnce() {
         for _ in 0..<100 {
             var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
