@@ -146,14 +146,21 @@ package class BroadcastMember: Disposable, @unchecked Sendable {
     // Its links in the broadcast's joining list; read and written under the broadcast's lock.
     fileprivate var isJoining = false
     fileprivate var nextJoining: BroadcastMember?
-    fileprivate unowned var previousJoining: BroadcastMember?
+    fileprivate unowned(unsafe) var previousJoining: BroadcastMember?
+
+    /// Lets go of the sink without cancelling it: the input is gone, so nothing will reach it
+    /// again. The subscription is not ended (no event says so), but nothing it holds stays alive.
+    ///
+    /// - Parameter isOwner: Whether the caller owns the input's lock (or is its deliverer), and so
+    ///   may empty the sink's slot at once; otherwise the lock is quiesced for it.
+    fileprivate func abandon(isOwner: Bool) {}
 }
 
 /// The members waiting to join a ``Broadcast``, in order, linked through themselves: the list
 /// holds each strongly through the link before it.
 private struct JoiningList {
     private var first: BroadcastMember?
-    private unowned var last: BroadcastMember?
+    private unowned(unsafe) var last: BroadcastMember?
 
     mutating func append(_ member: BroadcastMember) {
         member.isJoining = true
@@ -208,20 +215,25 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
 
     deinit {
         // Nothing can send or subscribe any more: break the members' cycle with the broadcast.
-        abandonMembers()
+        abandonMembers(isOwner: false)
     }
 
     /// The input is gone, so nothing will be sent again: ends the broadcast without an event (a
     /// later subscriber joins nothing and is held by nothing) and lets go of each member's sink,
     /// which may hold (through an operator's output) the very disposable that holds the member,
-    /// or the signal that holds this sink.
+    /// or the signal that holds this sink. As the owner of the input's lock.
     package override func inputReleased() {
-        abandonMembers()
+        abandonMembers(isOwner: true)
     }
 
-    private func abandonMembers() {
+    /// The input was disposed: nothing will be sent again, as when it is released.
+    package override func cancel() {
+        abandonMembers(isOwner: true)
+    }
+
+    private func abandonMembers(isOwner: Bool) {
         for member in broadcast.end() {
-            unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self).abandon()
+            member.abandon(isOwner: isOwner)
         }
     }
 
@@ -262,7 +274,8 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
             member.finish(terminal)
         } else {
             // The input is gone: nothing will come, so nothing of the subscriber's stays alive.
-            member.abandon()
+            // The member's disposable may be in other hands already: quiesce for its sink.
+            member.abandon(isOwner: false)
         }
     }
 
@@ -322,12 +335,15 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         sink.take(retiring: .current)?.send(event)
     }
 
-    /// Lets go of the sink, without cancelling it: the input is gone, so nothing will reach it
-    /// again. The subscription is not ended (no event says so), but nothing it holds stays alive.
-    fileprivate func abandon() {
+    fileprivate override func abandon(isOwner: Bool) {
+        // A disposed member's disposal lets go of the sink.
         if isDisposed { return }
-        if lock.quiesceIfFree({ _ = sink.take() }) { return }
-        lock.quiesce { [self] in _ = sink.take(retiring: .current) }
+        if isOwner {
+            // One of the sink's calls may be running further up this thread's stack.
+            _ = sink.take(retiring: .current)
+        } else if !lock.quiesceIfFree({ _ = sink.take() }) {
+            lock.quiesce { [self] in _ = sink.take(retiring: .current) }
+        }
     }
 
     package override func dispose() {
