@@ -1,3 +1,4 @@
+import Disposables
 import Foundation
 import Schedulers
 
@@ -5,7 +6,9 @@ extension Signal {
     /// Sends each value, and completion, `interval` seconds after the source sent it, on
     /// `scheduler`; sends an error at once.
     ///
-    /// An error cancels the values still waiting, as disposal does.
+    /// Events keep the order the source sent them in and none is dropped, on any scheduler: when
+    /// an event's time comes, the earlier ones still waiting are sent first. An error cancels the
+    /// values still waiting, as disposal does.
     ///
     /// ```swift
     /// // 1 at 0 s, 2 at 1 s, completed at 1 s
@@ -23,7 +26,11 @@ extension Signal {
     /// scheduler current where the source sent it, or on a background scheduler where none is;
     /// sends an error at once.
     ///
-    /// An error cancels the values still waiting, as disposal does.
+    /// Events keep the order the source sent them in and none is dropped, even when they wait on
+    /// different schedulers: when an event's time comes, the earlier ones still waiting are sent
+    /// first, on that event's scheduler. **Departure:** RAC 2.5 lets events waiting on different
+    /// schedulers overtake one another, and a completion that overtakes a value drops it. An
+    /// error cancels the values still waiting, as disposal does.
     ///
     /// RAC 2.5: `-delay:`.
     public func delay(_ interval: TimeInterval) -> Signal {
@@ -36,17 +43,80 @@ extension Signal {
         Signal.serialized { output in
             let pending = output.disposable
             let fallback = FallbackScheduler()
-            let later: @Sendable (@escaping @Sendable () -> Void) -> Void = { send in
-                pending.schedule(on: scheduler ?? fallback.scheduler(or: Scheduler.current), afterDelay: interval, send)
+            let line = DelayLine<Value, Failure>()
+            output.disposable.add(Disposable { line.removeAll() })
+            let later: @Sendable (Event<Value, Failure>) -> Void = { event in
+                let number = line.append(event)
+                pending.schedule(on: scheduler ?? fallback.scheduler(or: Scheduler.current), afterDelay: interval) {
+                    line.send(through: number, to: output)
+                }
             }
             output.disposable.add(self.subscribe(
-                next: { value in
-                    let value = UncheckedSendable(value)
-                    later { output.sendNext(value.value) }
-                },
+                next: { later(.next($0)) },
                 error: { output.sendError($0) },
-                completed: { later { output.sendCompleted() } }
+                completed: { later(.completed) }
             ))
         }
+    }
+}
+
+/// The events of one `delay` subscription waiting for their time, in the order the source sent
+/// them. The block scheduled for an event sends it and every earlier one still waiting, so that
+/// no event overtakes another, whichever scheduler's block runs first.
+private final class DelayLine<Value, Failure: Error>: @unchecked Sendable {
+    private struct State {
+        /// The events not sent yet, oldest first.
+        var waiting = Queue<Event<Value, Failure>>()
+        /// The number of the first event in `waiting`; events are numbered from 0 as they come.
+        var first: UInt64 = 0
+        /// Events numbered below this may be sent: their time, or a later event's, has come.
+        var due: UInt64 = 0
+        /// Whether a thread is sending events; the others leave theirs to it, so that two threads
+        /// never race to send.
+        var sending = false
+
+        /// The next event to send, or `nil`, which ends the sending.
+        mutating func takeDue() -> Event<Value, Failure>? {
+            guard first < due, let event = waiting.popFirst() else {
+                sending = false
+                return nil
+            }
+            first += 1
+            sending = true
+            return event
+        }
+    }
+
+    private let state = Lock(State())
+
+    /// Adds `event` to the line; returns its number.
+    func append(_ event: Event<Value, Failure>) -> UInt64 {
+        state.withLock { state in
+            state.waiting.append(event)
+            return state.first + UInt64(state.waiting.count) - 1
+        }
+    }
+
+    /// Sends to `output`, in order, every event up to the `number`-th still waiting, unless
+    /// another thread is sending: that one sends them too.
+    func send(through number: UInt64, to output: Subscriber<Value, Failure>) {
+        var next = state.withLock { state -> Event<Value, Failure>? in
+            state.due = max(state.due, number + 1)
+            return state.sending ? nil : state.takeDue()
+        }
+        while let event = next {
+            output.send(event)
+            next = state.withLock { $0.takeDue() }
+        }
+    }
+
+    /// Lets go of the events waiting: the subscription has ended.
+    func removeAll() {
+        let released = state.withLock { state -> Queue<Event<Value, Failure>> in
+            state.first += UInt64(state.waiting.count)
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        _ = released
     }
 }
