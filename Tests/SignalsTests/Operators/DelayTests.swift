@@ -132,6 +132,27 @@ extension DelayTests {
         }
     }
 
+    func testDelayWithoutAScheduler_eventsWaitingOnTwoQueuesArriveInOrder() {
+        let queues = [QueueScheduler(name: "delay-a"), QueueScheduler(name: "delay-b")]
+        for round in 0..<10 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            let done = DispatchSemaphore(value: 0)
+            let subscription = signal.delay(0.0005).subscribe(
+                next: { events.record(.next($0)) },
+                completed: { events.record(.completed); done.signal() }
+            )
+            // Each value waits on the queue current where it was sent: the two alternate.
+            for value in 0..<500 {
+                queues[value % 2].performAsCurrentScheduler { input.sendNext(value) }
+            }
+            queues[0].performAsCurrentScheduler { input.sendCompleted() }
+            done.wait()
+            XCTAssertEqual(events.values, (0..<500).map { .next($0) } + [.completed], "round \(round)")
+            subscription.dispose()
+        }
+    }
+
     func testDelayWithoutAScheduler_anEventDueFirstOnAnotherSchedulerBringsTheEarlierOnesAlong() {
         let first = TestScheduler()
         let second = TestScheduler()
