@@ -222,7 +222,9 @@ extension DispatchWallTime {
         let nanoseconds = ((due + Date.timeIntervalBetween1970AndReferenceDate) * 1e9).rounded(.up) + 1_000
         // Dispatch counts wall time in signed 64-bit nanoseconds since 1970: until 2262.
         guard nanoseconds < 9e18 else { return .distantFuture }
-        let whole = Int(max(0, nanoseconds))
-        return DispatchWallTime(timespec: timespec(tv_sec: whole / 1_000_000_000, tv_nsec: whole % 1_000_000_000))
+        let whole = Int64(max(0, nanoseconds))
+        // A 32-bit `time_t` ends in 2038.
+        guard let seconds = time_t(exactly: whole / 1_000_000_000) else { return .distantFuture }
+        return DispatchWallTime(timespec: timespec(tv_sec: seconds, tv_nsec: Int(whole % 1_000_000_000)))
     }
 }
