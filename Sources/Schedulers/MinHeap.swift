@@ -3,6 +3,7 @@ struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 
     var isEmpty: Bool { elements.isEmpty }
+    var count: Int { elements.count }
     var first: Element? { elements.first }
 
     mutating func insert(_ element: Element) {
@@ -21,7 +22,21 @@ struct MinHeap<Element: Comparable> {
         precondition(!elements.isEmpty, "MinHeap.removeFirst() on an empty heap")
         elements.swapAt(0, elements.count - 1)
         let smallest = elements.removeLast()
-        var parent = 0
+        siftDown(from: 0)
+        return smallest
+    }
+
+    /// Removes every element that satisfies `predicate`, in O(n).
+    mutating func removeAll(where predicate: (Element) -> Bool) {
+        elements.removeAll(where: predicate)
+        for parent in stride(from: elements.count / 2 - 1, through: 0, by: -1) {
+            siftDown(from: parent)
+        }
+    }
+
+    /// Moves the element at `parent` down until neither child is smaller.
+    private mutating func siftDown(from parent: Int) {
+        var parent = parent
         while true {
             let left = 2 * parent + 1
             let right = left + 1
@@ -32,6 +47,5 @@ struct MinHeap<Element: Comparable> {
             elements.swapAt(parent, smallestChild)
             parent = smallestChild
         }
-        return smallest
     }
 }

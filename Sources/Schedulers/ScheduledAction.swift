@@ -3,7 +3,8 @@ import Disposables
 /// A block waiting in a scheduler's queue: runs once unless disposed first.
 ///
 /// Disposing releases the block (and whatever it captured) at once, not when its turn comes.
-final class ScheduledAction: Disposable, @unchecked Sendable {
+/// `QueueScheduler`'s blocks for a date are a subclass that also tells the scheduler.
+class ScheduledAction: Disposable, @unchecked Sendable {
     private let work: Lock<Work?>
 
     /// The block, in a struct: a closure stored as `Lock`'s generic value itself would be

@@ -54,6 +54,10 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `action` at `date`, or as soon as possible after it.
     ///
+    /// A ``QueueScheduler`` (``main`` and ``background(priority:name:)`` are ones) and a
+    /// ``TestScheduler`` run blocks in the order of their dates, and blocks for the same date in
+    /// the order they were scheduled.
+    ///
     /// - Returns: A disposable that cancels `action` if it has not started yet.
     ///
     /// RAC 2.5: `-after:schedule:`.

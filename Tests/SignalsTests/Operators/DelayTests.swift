@@ -113,3 +113,60 @@ final class DelayTests: XCTestCase {
         XCTAssertEqual(Set(onBackground.values), [true])
     }
 }
+
+extension DelayTests {
+    func testDelay_onAQueueSchedulerKeepsTheOrderAndDropsNothing() {
+        for round in 0..<20 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            let done = DispatchSemaphore(value: 0)
+            let subscription = signal.delay(0.001, on: QueueScheduler(name: "delay-order")).subscribe(
+                next: { events.record(.next($0)) },
+                completed: { events.record(.completed); done.signal() }
+            )
+            for value in 0..<1_000 { input.sendNext(value) }
+            input.sendCompleted()
+            done.wait()
+            XCTAssertEqual(events.values, (0..<1_000).map { .next($0) } + [.completed], "round \(round)")
+            subscription.dispose()
+        }
+    }
+
+    func testDelayWithoutAScheduler_eventsWaitingOnTwoQueuesArriveInOrder() {
+        let queues = [QueueScheduler(name: "delay-a"), QueueScheduler(name: "delay-b")]
+        for round in 0..<10 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            let done = DispatchSemaphore(value: 0)
+            let subscription = signal.delay(0.0005).subscribe(
+                next: { events.record(.next($0)) },
+                completed: { events.record(.completed); done.signal() }
+            )
+            // Each value waits on the queue current where it was sent: the two alternate.
+            for value in 0..<500 {
+                queues[value % 2].performAsCurrentScheduler { input.sendNext(value) }
+            }
+            queues[0].performAsCurrentScheduler { input.sendCompleted() }
+            done.wait()
+            XCTAssertEqual(events.values, (0..<500).map { .next($0) } + [.completed], "round \(round)")
+            subscription.dispose()
+        }
+    }
+
+    func testDelayWithoutAScheduler_anEventDueFirstOnAnotherSchedulerBringsTheEarlierOnesAlong() {
+        let first = TestScheduler()
+        let second = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.delay(1).record(on: second)
+        first.performAsCurrentScheduler { source.input.sendNext(1) }
+        second.performAsCurrentScheduler {
+            source.input.sendNext(2)
+            source.input.sendCompleted()
+        }
+        // Only the second scheduler's time comes: its blocks deliver 1 before 2, and nothing is lost.
+        second.run()
+        XCTAssertEqual(recorder.events, [at(1, .next(1)), at(1, .next(2)), at(1, .completed)] as Events)
+        first.run()
+        XCTAssertEqual(recorder.events.count, 3, "the first scheduler's block finds its value delivered")
+    }
+}
