@@ -22,7 +22,12 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: modules.map { .library(name: $0.name, targets: [$0.name]) },
     targets: modules.map { module in
-        .target(name: module.name, dependencies: module.dependencies.map { .target(name: $0) })
+        .target(
+            name: module.name,
+            dependencies: module.dependencies.map { .target(name: $0) },
+            // The delivery machinery's README lives beside its code.
+            exclude: module.name == "Signals" ? ["Delivery/README.md"] : []
+        )
     } + modules.filter { testedModules.contains($0.name) }.map { module in
         .testTarget(
             name: "\(module.name)Tests",

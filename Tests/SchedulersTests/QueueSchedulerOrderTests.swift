@@ -30,11 +30,11 @@ final class QueueSchedulerOrderTests: XCTestCase {
         XCTAssertEqual(order.values, Array(0..<10))
     }
 
-    func testQueueScheduler_blocksRunInTheOrderOfTheirDatesWhenScheduledInReverse() throws {
+    func testQueueScheduler_blocksRunInTheOrderOfTheirDatesWhenScheduledInReverse() {
         let scheduler = QueueScheduler(name: "reverse")
         var checked = 0
         for round in 0..<20 {
-            let first = Date().addingTimeInterval(0.01)
+            let first = Date().addingTimeInterval(0.05)
             let order = Recorder<Int>()
             let done = DispatchGroup()
             for index in (0..<10).reversed() {
@@ -53,7 +53,7 @@ final class QueueSchedulerOrderTests: XCTestCase {
             checked += 1
             XCTAssertEqual(order.values, Array(0..<10), "round \(round)")
         }
-        if checked == 0 { throw XCTSkip("the machine is too busy: every date came while its round was scheduled") }
+        XCTAssertGreaterThan(checked, 0, "every date came while its round was scheduled: nothing was checked")
     }
 
     func testQueueScheduler_undatedBlocksAndDatesPastKeepTheOrderScheduled() {
@@ -129,10 +129,10 @@ final class QueueSchedulerOrderTests: XCTestCase {
         }
     }
 
-    func testQueueScheduler_datedBlocksFromManyThreadsRunInDateOrder() throws {
+    func testQueueScheduler_datedBlocksFromManyThreadsRunInDateOrder() {
         let scheduler = QueueScheduler(name: "many-threads")
         // Far enough ahead that every date is still to come when its block is scheduled.
-        let start = Date().addingTimeInterval(0.2)
+        let start = Date().addingTimeInterval(0.5)
         let ran = Recorder<(date: Int, thread: Int, index: Int)>()
         let done = DispatchGroup()
         race(threads: 4) { thread in
@@ -151,7 +151,7 @@ final class QueueSchedulerOrderTests: XCTestCase {
         }
         let inTime = Date() < start
         done.wait()
-        if !inTime { throw XCTSkip("the machine is too busy: the dates came while the blocks were scheduled") }
+        XCTAssertTrue(inTime, "the dates came while the blocks were scheduled: the order says nothing")
         let values = ran.values
         XCTAssertEqual(values.count, 360)
         XCTAssertEqual(values.map(\.date), values.map(\.date).sorted(), "blocks ran out of date order")
