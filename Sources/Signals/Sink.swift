@@ -40,9 +40,11 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     /// a merging operator's output does not (that output is cancelled with its own subscription).
     package func cancel() {}
 
-    /// Nothing can send to this sink any more (the input of a hot signal was released), though
-    /// no terminal event came: let go of what only a sender would use. Only a sink shared beyond
-    /// its input does anything here (a hot signal's subscribers); the rest are simply released.
+    /// Nothing can send to this sink any more (the input of a hot signal, or the hot signal it
+    /// subscribed to, was released), though no terminal event came: let go of what only a sender
+    /// would use. As the owner of the chain's delivery. Only a sink that is held by more than its
+    /// source does anything here: a hot signal's subscribers, a subscription that is also the
+    /// disposable handed downstream; the rest are simply released.
     package func inputReleased() {}
 
     /// Receives `event`.

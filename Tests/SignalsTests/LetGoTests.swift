@@ -122,3 +122,74 @@ final class LetGoTests: XCTestCase {
         }
     }
 }
+
+/// Found by trying to break the fixes above as a hostile user would (issue 15's review).
+final class LetGoReviewTests: XCTestCase {
+    /// Signals whose subscription held the hot signal it was subscribed to, through the list of
+    /// the signals a concat still had to subscribe to.
+    func testConcatenationsOfALetGoPipe_releaseWhatTheyCaptured() {
+        let operators: [(String, @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [
+            ("concat", { $0.concat(.empty) }),
+            ("startWith", { $0.startWith(0) }),
+            ("then", { $0.then { Signal<Int, Never>.never } }),
+            ("Signal.concat", { Signal.concat([$0, .empty]) }),
+        ]
+        for (name, transform) in operators {
+            let (_, token) = trackingLifetime { token in
+                var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
+                var subscription: Disposable? = transform(signal!).subscribe(next: { _ in _ = token })
+                input!.sendNext(1)
+                input = nil
+                signal = nil
+                subscription = nil
+                _ = subscription
+            }
+            XCTAssertFalse(token.isAlive, "\(name): the subscriber's closure outlived the pipe")
+        }
+    }
+
+    /// A junction held by its subscription's disposable kept the chain below once its inputs
+    /// were gone.
+    func testJunctionsWhoseInputsAreGone_releaseWhatTheyCaptured_whileTheDisposableIsKept() {
+        let operators: [(String, @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [
+            ("zip", { Signal.zip($0, $0).map { $0.0 } }),
+            ("combineLatest", { Signal.combineLatest($0, $0).map { $0.0 } }),
+            ("sample", { $0.sample($0) }),
+            ("take(until:)", { $0.take(until: Signal<Int, Never>.never) }),
+        ]
+        for (name, transform) in operators {
+            var kept: Disposable?
+            let (_, token) = trackingLifetime { token in
+                let (signal, input) = Signal<Int, Never>.pipe()
+                kept = transform(signal).subscribe(next: { _ in _ = token })
+                input.sendNext(1)
+            }
+            XCTAssertFalse(token.isAlive, "\(name): the closure outlived the inputs")
+            XCTAssertNotNil(kept)
+            kept?.dispose()
+        }
+    }
+
+    /// A subscriber turned away by an ended pipe had its sink emptied without the input's lock,
+    /// racing a disposal from another thread: a double release in optimized builds.
+    func testSubscribingToAnEndedPipeWhileAnotherThreadEndsTheSubscription_neverReleasesTwice() {
+        let (ended, endedInput) = Signal<Int, Never>.pipe()
+        endedInput.sendCompleted()
+        for _ in 0..<300 {
+            let (trigger, fire) = Signal<Int, Never>.pipe()
+            let completions = Counter()
+            race(threads: 2) { index in
+                if index == 0 {
+                    let scheduler = TestScheduler()
+                    scheduler.schedule {
+                        ended.take(until: trigger).subscribe(completed: { completions.increment() })
+                    }
+                    scheduler.run()
+                } else {
+                    fire.sendNext(1)
+                }
+            }
+            XCTAssertEqual(completions.value, 1)
+        }
+    }
+}

@@ -74,4 +74,16 @@ final class SubjectLetGoTests: XCTestCase {
         }
         XCTAssertFalse(subjectToken.isAlive)
     }
+
+    func testAutoconnectOfALetGoPipe_releasesWhatItCaptured_whileTheDisposableIsKept() {
+        var kept: Disposable?
+        let (_, token) = trackingLifetime { token in
+            let (signal, input) = Signal<Int, Never>.pipe()
+            kept = signal.publish().autoconnect().subscribe(next: { _ in _ = token })
+            input.sendNext(1)
+        }
+        XCTAssertFalse(token.isAlive)
+        XCTAssertNotNil(kept)
+        kept?.dispose()
+    }
 }

@@ -269,12 +269,12 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     /// joining looks up no `Event` metadata.
     @inline(never)
     private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>) {
-        // Not a member, so no other thread can reach it: deliver here.
+        // Not a member, but its sink is attached already: another thread may be disposing it, so
+        // its sink is touched only as the owner of the input's lock, like a member's.
         if let terminal {
-            member.finish(terminal)
+            member.finishAsOwner(terminal)
         } else {
             // The input is gone: nothing will come, so nothing of the subscriber's stays alive.
-            // The member's disposable may be in other hands already: quiesce for its sink.
             member.abandon(isOwner: false)
         }
     }
@@ -329,7 +329,14 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         sink.use { $0.receive(value) }
     }
 
-    /// Sends the terminal `event` to the sink and lets go of it. As the owner, or before joining.
+    /// Sends the terminal `event` to the sink, unless the member was disposed, as the owner of
+    /// the input's lock: at once when it is free, or once the delivery under way has ended.
+    fileprivate func finishAsOwner(_ event: Event<Value, Failure>) {
+        if lock.quiesceIfFree({ if !isDisposed { finish(event) } }) { return }
+        lock.quiesce { [self] in if !isDisposed { finish(event) } }
+    }
+
+    /// Sends the terminal `event` to the sink and lets go of it. As the owner of the input's lock.
     package func finish(_ event: Event<Value, Failure>) {
         markEnded()
         sink.take(retiring: .current)?.send(event)
@@ -340,9 +347,9 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         if isDisposed { return }
         if isOwner {
             // One of the sink's calls may be running further up this thread's stack.
-            _ = sink.take(retiring: .current)
-        } else if !lock.quiesceIfFree({ _ = sink.take() }) {
-            lock.quiesce { [self] in _ = sink.take(retiring: .current) }
+            sink.take(retiring: .current)?.inputReleased()
+        } else if !lock.quiesceIfFree({ sink.take()?.inputReleased() }) {
+            lock.quiesce { [self] in sink.take(retiring: .current)?.inputReleased() }
         }
     }
 

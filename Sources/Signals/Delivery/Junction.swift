@@ -1,4 +1,5 @@
 import Disposables
+import Synchronization
 
 /// Where the inputs of a many-to-one operator meet (`zip`, `combineLatest`, `sample`,
 /// `take(until:)`): one delivery lock for the operator's state and its output.
@@ -25,7 +26,15 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// The subscription, held from the junction's creation until the producer takes it.
     private var newSubscription: CompoundDisposable?
     /// Whether a terminal event has been sent downstream.
-    @exclusivity(unchecked) package final var isEnded = false
+    ///
+    /// Written by the owner; read by the owner and, as a hint, by inputs and producers that
+    /// do not own the lock (an event they let through is checked again by the owner), so it is
+    /// atomic: a relaxed load, a plain load on every processor we run on.
+    package final var isEnded: Bool {
+        @inline(__always) get { ended.load(ordering: .relaxed) }
+        @inline(__always) set { ended.store(newValue, ordering: .relaxed) }
+    }
+    private let ended = Atomic<Bool>(false)
     /// Input events that arrived while this thread was handling another, handled after it.
     @exclusivity(unchecked) private var pending = Queue<() -> Void>()
     @exclusivity(unchecked) private var hasPending = false
@@ -38,12 +47,30 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
         subscription.add(self)
     }
 
-    /// The subscription, for the producer to return; the junction no longer holds it strongly.
+    /// The subscription, for the producer to return once it has made every input; the junction
+    /// no longer holds it strongly.
     package final func handOverSubscription() -> CompoundDisposable {
         guard let subscription = newSubscription.take() else {
             preconditionFailure("Junction: the subscription was handed over twice")
         }
+        inputGone()
         return subscription
+    }
+
+    /// How many inputs are alive, plus one for the producer until it hands the subscription over.
+    private let liveInputs = Atomic<Int>(1)
+
+    /// An input was made.
+    final func inputMade() {
+        liveInputs.add(1, ordering: .relaxed)
+    }
+
+    /// An input was released by its source (or the producer is done). Once none is left, nothing
+    /// can send to the junction any more: it lets go of the chain below, as a released
+    /// `Subscriber` does, whoever still holds the subscription.
+    final func inputGone() {
+        guard liveInputs.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        quiesce { [self] in releaseReceiver() }
     }
 
     /// Whether the operator's subscription has ended or is being disposed: events are dropped.
@@ -106,6 +133,9 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// `retiring`: whether one of the receiver's calls may be running on this thread (see
     /// ``Retained/take(retiring:)``).
     func cancelReceiver(retiring: Bool = true) {}
+
+    /// Lets go of the chain below without cancelling it: no input is left. As the owner.
+    func releaseReceiver() {}
 }
 
 /// A ``JunctionCore`` with its output: the sink downstream, called only by the owner.
@@ -157,6 +187,11 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     /// of the state (buffered values).
     func didEnd() {}
 
+    override final func releaseReceiver() {
+        guard receiver.take(retiring: .current) != nil else { return }
+        didEnd()
+    }
+
     override final func cancelReceiver(retiring: Bool = true) {
         guard let receiver = retiring ? receiver.take(retiring: .current) : receiver.take() else { return }
         didEnd()
@@ -178,6 +213,11 @@ package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unche
         self.junction = junction
         subscription = junction.subscription
         super.init()
+        junction.inputMade()
+    }
+
+    deinit {
+        junction.inputGone()
     }
 
     /// Handles a value, as the owner of the junction's lock.

@@ -71,8 +71,9 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
         return output.disposable
     }
 
-    /// ``flattened()``, worked out by the first subscription and shared by the later ones, so a
-    /// subscription costs constant extra memory however long the chain.
+    /// ``flattened()``, worked out by the first subscription and shared by the later ones, so
+    /// that walking a long chain of nested pairs is done once. (Each subscription then keeps its
+    /// own list of the signals still to come.)
     private func flattenedOnce() -> [Signal<Value, Failure>] {
         if case .list = parts { return flattened() }
         if let cached = flattenedCache.withLock({ $0 }) {
@@ -170,26 +171,28 @@ class SequentialRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked 
 }
 
 /// Subscribes to the signals of a concat one after the other.
+///
+/// It keeps only the signals still to come, not the one it is subscribed to: a hot signal (a
+/// subject) among them holds this runner while it runs, and would otherwise be kept alive by it
+/// after everyone else let go of it, as would everything the subscription captured. (RAC 2.5's
+/// completion block likewise captures only the next signal.)
 private final class ConcatRunner<Value, Failure: Error>: SequentialRunner<Value, Failure>, @unchecked Sendable {
-    /// The signals as plain objects: reading one from an array of a generic class type would cost
-    /// unspecialized code a metadata lookup per signal.
-    private let signals: [AnyObject]
-    // Touched only by the loop, which the request count makes exclusive.
-    private var index = 0
+    /// The signals still to come, last first, as plain objects: reading one from an array of a
+    /// generic class type would cost unspecialized code a metadata lookup per signal. Touched
+    /// only by the loop, which the request count makes exclusive.
+    private var remaining: [AnyObject]
 
     init(signals: [Signal<Value, Failure>], output: Subscriber<Value, Failure>) {
-        self.signals = unsafeBitCast(signals, to: [AnyObject].self)
+        remaining = unsafeBitCast(signals, to: [AnyObject].self).reversed()
         super.init(output: output)
     }
 
     override func subscribeNext() -> Bool {
-        guard index < signals.count else {
+        guard let next = remaining.popLast() else {
             output.sendCompleted()
             return false
         }
-        let signal = unsafeBitCast(signals[index], to: Signal<Value, Failure>.self)
-        index += 1
-        _ = signal.observe(self)
+        _ = unsafeBitCast(next, to: Signal<Value, Failure>.self).observe(self)
         return true
     }
 

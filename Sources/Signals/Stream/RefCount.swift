@@ -36,7 +36,9 @@ private final class SubscriptionCount: Sendable {
 /// One subscription of a ``Signal/refCounted(connect:)``: passes the events on, stands for the
 /// subscription downstream, and counts itself out once when it ends.
 private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let downstream: Sink<Value, Failure>
+    /// Touched by the subject's delivery only; let go of when that subject is released, since
+    /// this sink is also the disposable handed downstream, which its subscriber may keep.
+    @exclusivity(unchecked) private var downstream: Sink<Value, Failure>?
     private let count: SubscriptionCount
     private let state = Lock(CountedState())
 
@@ -64,27 +66,31 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
             return true
         }
         if !accepted { upstream.dispose() }
-        downstream.attach(self)
+        downstream?.attach(self)
     }
 
     package override func receive(_ value: Value) {
-        downstream.receive(value)
+        downstream?.receive(value)
     }
 
     package override func receive(error: Failure) {
         markEnded()
-        downstream.receive(error: error)
+        downstream.take()?.receive(error: error)
         end()
     }
 
     package override func receiveCompleted() {
         markEnded()
-        downstream.receiveCompleted()
+        downstream.take()?.receiveCompleted()
         end()
     }
 
     package override func cancel() {
-        downstream.cancel()
+        downstream?.cancel()
+    }
+
+    package override func inputReleased() {
+        downstream = nil
     }
 
     package override func dispose() {
