@@ -54,6 +54,8 @@ final class ThreadMatrixTests: XCTestCase {
                 sync: [.next(2), .next(3), .next(4), .completed], hot: [.next(2), .next(3), .next(4)]),
             row("distinctUntilChanged", { $0.map { $0 / 2 }.distinctUntilChanged() },
                 sync: [.next(0), .next(1), .completed], hot: [.next(0), .next(1)]),
+            row("distinctUntilChanged(by:)", { $0.distinctUntilChanged(by: { $0 / 2 == $1 / 2 }) },
+                sync: [.next(1), .next(2), .completed], hot: [.next(1), .next(2)]),
             row("materialize", { $0.materialize() },
                 sync: [.next(.next(1)), .next(.next(2)), .next(.next(3)), .next(.completed), .completed],
                 hot: [.next(.next(1)), .next(.next(2)), .next(.next(3))]),
@@ -247,8 +249,10 @@ final class ThreadMatrixTests: XCTestCase {
                 sync: nil, hot: nil),
             row("buffer", { $0.buffer(1, on: ThreadMatrix.clock) },
                 sync: [.next([1, 2, 3]), .completed], hot: [.next([1, 2, 3])]),
-            row("timeout", { $0.timeout(60, on: ThreadMatrix.clock, raising: .second) },
+            row("timeout(_:on:raising:)", { $0.timeout(60, on: ThreadMatrix.clock, raising: .second) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .error(.second)]),
+            row("timeout(_:on:)", { $0.mapError { _ in SignalError.timedOut }.timeout(60, on: ThreadMatrix.clock) },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .error(.timedOut)]),
         ])
     }
 

@@ -73,12 +73,6 @@ final class MatrixRound<
     private func runDisposedFromAnotherThread() -> String? {
         let started = MatrixFlag()
         let isSynchronous = cell.source == .synchronous
-        if !isSynchronous {
-            guard cell.context.run({ [self] in
-                subscribe(keepingTarget: true, selfDisposing: false, started: nil)
-                letTheSubscriptionSettle()
-            }) else { return hang("subscribe") }
-        }
         let disposed = DispatchSemaphore(value: 0)
         let foundTarget = MatrixFlag()
         MatrixThreads.disposer.async { [self] in
@@ -93,13 +87,17 @@ final class MatrixRound<
             target?.dispose()
             probe.markDisposeReturned()
         }
+        // The disposing thread spins until `started`: as the synchronous source is subscribed,
+        // or as the first value goes into the hot one.
         guard cell.context.run({ [self] in
             if isSynchronous {
                 subscribe(keepingTarget: true, selfDisposing: false, started: started)
             } else {
+                subscribe(keepingTarget: true, selfDisposing: false, started: nil)
+                letTheSubscriptionSettle()
                 send(started: started)
             }
-        }) else { return hang(isSynchronous ? "subscribe" : "send") }
+        }) else { return hang(isSynchronous ? "subscribe" : "subscribe and send") }
         guard MatrixWait.for(disposed) else {
             MatrixThreads.replace(MatrixThreads.disposer)
             return "dispose() from another thread did not return within \(MatrixWait.limit) s"
@@ -116,7 +114,9 @@ final class MatrixRound<
                 send(started: nil)
             }
         }) else { return hang("subscribe and send") }
-        if expected?.isEmpty == false {
+        // Where events are expected (or may come: `nil`), wait for the first callback, so that
+        // nothing here races its disposal.
+        if expected?.isEmpty != true {
             _ = MatrixWait.until({ probe.callbackHasReturned }, wake: probe.wake, between: advance)
         } else {
             // Nothing should come: give anything that would a chance to show.
