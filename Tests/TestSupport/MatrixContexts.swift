@@ -29,6 +29,53 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
+    /// Whether a cell's rounds all run in one block in this context, checks included, rather
+    /// than each step of each round being sent there from the test's thread.
+    ///
+    /// For a plain thread and a global queue that saves two thread switches per round and loses
+    /// nothing: nothing the rows do waits for those threads. A scheduler's block must return for
+    /// the scheduler to run what rows put on it, and the main thread and the test scheduler's
+    /// block are the test's thread already.
+    var runsWholeCells: Bool {
+        self == .plainThread || self == .globalQueue
+    }
+
+    /// Runs `cell` in this context and waits, spinning the main run loop, until it returns,
+    /// reporting a hang when no round has finished for `MatrixWait.limit` seconds.
+    func runWholeCell(_ cell: @escaping @Sendable (MatrixProgress?) -> String?) -> String? {
+        let progress = MatrixProgress()
+        let done = DispatchSemaphore(value: 0)
+        let result = Lock<String?>(nil)
+        let block: @Sendable () -> Void = {
+            let failure = cell(progress)
+            result.withLock { $0 = failure }
+            done.signal()
+            // Wakes the main run loop, which the test's thread sleeps in meanwhile.
+            DispatchQueue.main.async {}
+        }
+        let worker = MatrixThreads.subscriber
+        switch self {
+        case .plainThread: worker.async(block)
+        default: DispatchQueue.global().async(execute: block)
+        }
+        // Sleep in the main run loop, which runs what rows put on the main queue, rather than
+        // polling: the cell's threads need the processor more.
+        var seen = -1
+        var deadline = Date(timeIntervalSinceNow: MatrixWait.limit)
+        while done.wait(timeout: .now()) != .success {
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+            guard Date() > deadline else { continue }
+            let now = progress.roundsRun.load(ordering: .relaxed)
+            if now == seen {
+                if self == .plainThread { MatrixThreads.replace(worker) }
+                return "\(self): a round did not finish within \(MatrixWait.limit) s"
+            }
+            seen = now
+            deadline = Date(timeIntervalSinceNow: MatrixWait.limit)
+        }
+        return result.withLock { $0 }
+    }
+
     /// Runs `block` in this context and waits until it has returned.
     ///
     /// - Returns: `false` when it had not returned after `MatrixWait.limit` seconds.
@@ -62,6 +109,11 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
             return MatrixWait.for(done)
         }
     }
+}
+
+/// How far a cell running in its context has got.
+final class MatrixProgress: Sendable {
+    let roundsRun = Atomic<Int>(0)
 }
 
 /// The threads and schedulers behind the contexts, made once for the process.
@@ -142,10 +194,15 @@ public enum MatrixWait {
     /// Waits with `wait` (a semaphore's or a group's), a little at a time. Returns `false` after
     /// `limit` seconds.
     static func `for`(_ wait: (DispatchTime) -> DispatchTimeoutResult) -> Bool {
-        if wait(.now()) == .success { return true }
+        // The other thread usually answers within microseconds: look a few times before sleeping,
+        // which saves this thread being woken, a slow trip through the kernel's scheduler.
+        for _ in 0..<spins {
+            if wait(.now()) == .success { return true }
+            sched_yield()
+        }
         let deadline = DispatchTime.now() + limit
         while DispatchTime.now() < deadline {
-            if wait(.now() + .microseconds(200)) == .success { return true }
+            if wait(.now() + .microseconds(100)) == .success { return true }
             runMainLoopOnce()
         }
         return false
@@ -169,6 +226,9 @@ public enum MatrixWait {
         }
         return true
     }
+
+    /// How many times a waiter looks before it sleeps.
+    static let spins = 200
 
     /// Spins until `condition` holds; returns `false` after `limit` seconds.
     static func spin(until condition: () -> Bool) -> Bool {

@@ -89,7 +89,7 @@ final class MatrixRound<
         }
         // The disposing thread spins until `started`: as the synchronous source is subscribed,
         // or as the first value goes into the hot one.
-        guard cell.context.run({ [self] in
+        guard runInContext({ [self] in
             if isSynchronous {
                 subscribe(keepingTarget: true, selfDisposing: false, started: started)
             } else {
@@ -107,7 +107,7 @@ final class MatrixRound<
     }
 
     private func runDisposedInsideCallback() -> String? {
-        guard cell.context.run({ [self] in
+        guard runInContext({ [self] in
             subscribe(keepingTarget: true, selfDisposing: true, started: nil)
             if cell.source == .hot {
                 letTheSubscriptionSettle()
@@ -132,7 +132,7 @@ final class MatrixRound<
     }
 
     private func runLetGo() -> String? {
-        guard cell.context.run({ [self] in
+        guard runInContext({ [self] in
             subscribe(keepingTarget: false, selfDisposing: false, started: nil)
             if cell.source == .hot {
                 letTheSubscriptionSettle()
@@ -141,6 +141,15 @@ final class MatrixRound<
             letGo()
         }) else { return hang("subscribe, send and let go") }
         return finish(.exact)
+    }
+
+    /// Runs `block` in the cell's context: here, when the whole cell already runs there.
+    private func runInContext(_ block: @escaping @Sendable () -> Void) -> Bool {
+        if cell.runsInItsContext {
+            block()
+            return true
+        }
+        return cell.context.run(block)
     }
 
     private func hang(_ work: String) -> String {
@@ -209,14 +218,14 @@ final class MatrixRound<
         let drainSubscriptions = {
             // Here, with no current scheduler, this goes to the back of that background queue.
             Scheduler.subscription.schedule { drained.signal() }
-            _ = drained.wait(timeout: .now() + MatrixWait.limit)
+            _ = MatrixWait.for(drained)
         }
         if offScheduler { drainSubscriptions() }
         if held.withLock({ $0.usesQueue }) {
             // Twice: a block there may queue another (`startLazily` starts from its first block).
             for _ in 0..<2 {
                 ThreadMatrix.rowQueue.schedule { drained.signal() }
-                _ = drained.wait(timeout: .now() + MatrixWait.limit)
+                _ = MatrixWait.for(drained)
                 if offScheduler { drainSubscriptions() }
             }
         }

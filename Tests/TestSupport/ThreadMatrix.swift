@@ -63,13 +63,17 @@ public enum ThreadMatrix {
                 for source in sources {
                     for mode in modes {
                         let start = Date()
-                        for round in 0..<rounds {
-                            let cell = MatrixCell(context: context, source: source, mode: mode, round: round)
-                            if row.exclusion?.excludes(cell) == true { continue }
-                            if let failure = row.runRound(cell) {
-                                failures.append("\(row.name) | \(cell): \(failure)")
-                                break
+                        let runCell: @Sendable (MatrixProgress?) -> String? = { progress in
+                            for round in 0..<rounds {
+                                let cell = MatrixCell(context: context, source: source, mode: mode, round: round)
+                                progress?.roundsRun.add(1, ordering: .relaxed)
+                                if row.exclusion?.excludes(cell) == true { continue }
+                                if let failure = row.runRound(cell) { return "\(row.name) | \(cell): \(failure)" }
                             }
+                            return nil
+                        }
+                        if let failure = context.runsWholeCells ? context.runWholeCell(runCell) : runCell(nil) {
+                            failures.append(failure)
                         }
                         if timing {
                             print("thread matrix: \(row.name) | \(context), \(source), \(mode): \(Int(Date().timeIntervalSince(start) * 1_000)) ms")
@@ -174,6 +178,10 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
     public var description: String {
         "\(context), \(source), \(mode), round \(round) (\(usesSubscriber ? "a Subscriber" : "closures"))"
     }
+
+    /// Whether the whole cell runs in its context, so that a round's steps run here rather than
+    /// being sent there one by one.
+    var runsInItsContext: Bool { context.runsWholeCells }
 
     /// Odd rounds subscribe a `Subscriber` (whose disposable exists before `subscribe` returns),
     /// even ones closures; mode (b) always needs the subscriber.
