@@ -34,7 +34,7 @@ let package = Package(
             dependencies: [.target(name: module.name), "TestSupport"] + module.dependencies.map { .target(name: $0) }
         )
     } + [
-        .target(name: "TestSupport", dependencies: ["Disposables", "Signals"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Disposables", "Schedulers", "Signals"], path: "Tests/TestSupport"),
         .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Subjects"]),
         .executableTarget(
             name: "Benchmarks",

@@ -1,0 +1,166 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import Subjects
+import TestSupport
+import XCTest
+
+/// Issue 15, build item 3, for the Subjects module: every subject kind, multicast form, channel
+/// and `ObservableValue`, subscribed from every thread context, over a synchronous and a hot
+/// source, then disposed from another thread, disposed inside its own callback, and let go of
+/// (see `ThreadMatrix` for what each round checks).
+///
+/// The synchronous source sends 1, 2, 3 and completes from its create block; the hot source is a
+/// pipe into which the context sends 1, 2, 3 after subscribing, and which never ends.
+///
+/// A subject "fed at once" is subscribed to the source when the row makes it, before the
+/// subscriber subscribes: where no scheduler is current, the synchronous source then sends on a
+/// background scheduler while the subscriber joins, so what a subject of limited capacity replays
+/// depends on timing. Those rows feed the subject "synchronously" (with a scheduler current, so
+/// the source has sent everything before the subscriber joins). "Subscribed first" means the
+/// subscriber joins before the source is subscribed (a relay made in a created signal's block).
+final class ThreadMatrixTests: XCTestCase {
+    func testSubjects() {
+        assertMatrix([
+            row("Subject, subscribed first", { source in relay(through: Subject(), from: source) },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            // Where no scheduler is current, the source sends on a background scheduler while the
+            // subscriber joins: how much it sees depends on timing (all of it, or only the end).
+            row("Subject, fed at once", { source in fed(Subject(), from: source) },
+                sync: nil, hot: [.next(1), .next(2), .next(3)]),
+            row("ReplaySubject, fed at once", { source in fed(ReplaySubject(), from: source) },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("ReplaySubject(capacity: 1), fed synchronously", { source in synchronously { fed(ReplaySubject(capacity: 1), from: source) } },
+                sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("ReplaySubject(capacity: 0), fed synchronously", { source in synchronously { fed(ReplaySubject(capacity: 0), from: source) } },
+                sync: [.completed], hot: [.next(1), .next(2), .next(3)]),
+            row("BehaviorSubject, subscribed first", { source in relay(through: BehaviorSubject(value: 0), from: source) },
+                sync: [.next(0), .next(1), .next(2), .next(3), .completed], hot: [.next(0), .next(1), .next(2), .next(3)]),
+            // As for the subject fed at once: what a late subscriber sees depends on timing.
+            row("BehaviorSubject, fed at once", { source in fed(BehaviorSubject(value: 0), from: source) },
+                sync: nil, hot: [.next(0), .next(1), .next(2), .next(3)]),
+            row("group(by:)", { $0.group(by: { $0 % 2 }).flattenMap { group -> Signal<Int, TestError> in
+                let key = group.key   // capturing the group in its own subscriber would keep it alive
+                return group.map { key * 10 + $0 }
+            } },
+                sync: [.next(11), .next(2), .next(13), .completed], hot: [.next(11), .next(2), .next(13)]),
+            row("group(by:transform:)", { $0.group(by: { $0 % 2 }, transform: { $0 * 100 }).flattenMap { $0.map { $0 } } },
+                sync: [.next(100), .next(200), .next(300), .completed], hot: [.next(100), .next(200), .next(300)]),
+        ])
+    }
+
+    func testMulticastConnections() {
+        assertMatrix([
+            row("publish, subscribed then connected", { source in
+                let connection = source.publish()
+                return Signal { subscriber in
+                    CompoundDisposable([connection.signal.subscribe(subscriber), connection.connect()])
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("multicast(ReplaySubject(capacity: 1)), connected synchronously", { source in
+                let connection = source.multicast(ReplaySubject(capacity: 1))
+                synchronously { _ = connection.connect() }
+                return connection.signal
+            }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("publish().autoconnect()", { $0.publish().autoconnect() },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
+                .excludingD2(),
+            row("replay", { $0.replay() },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("replayLast, connected synchronously", { source in synchronously { source.replayLast() } },
+                sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("replayLazily", { $0.replayLazily() },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+        ])
+    }
+
+    func testChannelsAndObservableValues() {
+        assertMatrix([
+            row("Channel, fed synchronously at the leading terminal, subscribed at the following one", { source in
+                let channel = Channel<Int>()
+                synchronously { _ = source.mapError { $0 as any Error }.subscribe(channel.leadingTerminal) }
+                return channel.followingTerminal.mapError { _ in TestError.first }
+            }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)])
+                .excludingD4(),
+            row("Channel, fed synchronously at the following terminal, subscribed at the leading one", { source in
+                let channel = Channel<Int>()
+                synchronously { _ = source.mapError { $0 as any Error }.subscribe(channel.followingTerminal) }
+                return channel.leadingTerminal.mapError { _ in TestError.first }
+            }, sync: [.completed], hot: [.next(1), .next(2), .next(3)])
+                .excludingD4(),
+            row("ObservableValue.signal, set from the source", { source in
+                Signal { subscriber in
+                    let cell = ObservableValue(0)
+                    return CompoundDisposable([
+                        cell.signal.promoteError(TestError.self).subscribe(subscriber),
+                        source.subscribe(next: { cell.value = $0 }),
+                    ])
+                }
+            }, sync: [.next(0), .next(1), .next(2), .next(3)], hot: [.next(0), .next(1), .next(2), .next(3)]),
+            row("ObservableValue.channel, set from the source", { source in
+                Signal { subscriber in
+                    let cell = ObservableValue(0)
+                    return CompoundDisposable([
+                        cell.channel.mapError { _ in TestError.first }.subscribe(subscriber),
+                        source.subscribe(next: { cell.value = $0 }),
+                    ])
+                }
+                // The cell, kept by the source's subscription only, ends its channel when released.
+            }, sync: [.next(0), .next(1), .next(2), .next(3), .completed], hot: [.next(0), .next(1), .next(2), .next(3), .completed]),
+            row("ObservableValue, set through its channel", { source in
+                Signal { subscriber in
+                    let cell = ObservableValue(0)
+                    // The channel holds the cell weakly: the source's subscription keeps it.
+                    let keepingTheCell = source.map { value in withExtendedLifetime(cell) { value } }
+                    return CompoundDisposable([
+                        cell.signal.promoteError(TestError.self).subscribe(subscriber),
+                        keepingTheCell.mapError { $0 as any Error }.subscribe(cell.channel),
+                    ])
+                }
+            }, sync: [.next(0), .next(1), .next(2), .next(3)], hot: [.next(0), .next(1), .next(2), .next(3)]),
+        ])
+    }
+}
+
+/// A signal whose subscriber joins `subject` first, then `source` feeds the subject.
+private func relay(through subject: Subject<Int, TestError>, from source: Signal<Int, TestError>) -> Signal<Int, TestError> {
+    Signal { subscriber in
+        CompoundDisposable([subject.subscribe(subscriber), source.subscribe(subject)])
+    }
+}
+
+/// What `body` makes, with a scheduler current, so that a created signal it subscribes to sends
+/// everything before `body` returns, whatever the thread.
+private func synchronously<Made>(_ body: () -> Made) -> Made {
+    var made: Made?
+    feeder.performAsCurrentScheduler { made = body() }
+    return made!
+}
+
+private let feeder = QueueScheduler(name: "thread matrix feeder")
+
+/// `subject`, subscribed to `source` at once.
+private func fed(_ subject: Subject<Int, TestError>, from source: Signal<Int, TestError>) -> Signal<Int, TestError> {
+    source.subscribe(subject)
+    return subject
+}
+
+/// A row over sources that can fail with `TestError`.
+private func row<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>(
+    _ name: String,
+    _ transform: @escaping @Sendable (Signal<Int, TestError>) -> Signal<Value, Failure>,
+    sync: [Event<Value, Failure>]?,
+    hot: [Event<Value, Failure>]?
+) -> MatrixRow {
+    MatrixRow(name, transform, sync: sync, hot: hot)
+}
+
+extension XCTestCase {
+    /// Runs the matrix over `rows` and fails once for each failing cell, naming it.
+    func assertMatrix(_ rows: [MatrixRow], file: StaticString = #filePath, line: UInt = #line) {
+        for failure in ThreadMatrix.failures(of: rows) {
+            XCTFail(failure, file: file, line: line)
+        }
+    }
+}
