@@ -99,11 +99,9 @@ final class ThreadMatrixTests: XCTestCase {
             row("take(untilTrue:)", { $0.take(untilTrue: { $0 == 2 }) },
                 sync: [.next(1), .completed], hot: [.next(1), .completed]),
             row("take(until:), a trigger that never fires", { $0.take(until: Signal<Void, Never>.never) },
-                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD2(),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("take(until:), a trigger that fires at once", { $0.take(until: Signal<Void, Never>.return(())) },
-                sync: [.completed], hot: [.completed])
-                .excludingD9(),
+                sync: [.completed], hot: [.completed]),
             row("take(untilReplacement:), never", { $0.take(untilReplacement: .never) },
                 sync: [.next(1), .next(2), .next(3)], hot: [.next(1), .next(2), .next(3)]),
             row("take(untilReplacement:), at once", { $0.take(untilReplacement: .return(9)) },
@@ -134,31 +132,19 @@ final class ThreadMatrixTests: XCTestCase {
             row("Signal.merge with never", { Signal.merge([$0, .never]) },
                 sync: [.next(1), .next(2), .next(3)], hot: [.next(1), .next(2), .next(3)]),
             row("zip(with:)", { $0.zip(with: .return(9)).map { $0 * 10 + $1 } },
-                sync: [.next(19), .completed], hot: [.next(19), .completed])
-                .excludingD8(),
+                sync: [.next(19), .completed], hot: [.next(19), .completed]),
             row("Signal.zip of a pack", { Signal.zip($0, $0.map { $0 * 10 }).map { $0 + $1 } },
-                sync: [.next(11), .next(22), .next(33), .completed], hot: [.next(11), .next(22), .next(33)])
-                .excludingD2()
-                .excludingD8(),
+                sync: [.next(11), .next(22), .next(33), .completed], hot: [.next(11), .next(22), .next(33)]),
             row("Signal.zip of an array", { Signal.zip([$0, $0.map { $0 * 10 }]).map { $0.reduce(0, +) } },
-                sync: [.next(11), .next(22), .next(33), .completed], hot: [.next(11), .next(22), .next(33)])
-                .excludingD2()
-                .excludingD8(),
+                sync: [.next(11), .next(22), .next(33), .completed], hot: [.next(11), .next(22), .next(33)]),
             row("combineLatest(with:)", { $0.combineLatest(with: .return(9)).map { $0 * 10 + $1 } },
-                sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)])
-                .excludingD2()
-                .excludingD8(),
+                sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)]),
             row("Signal.combineLatest of a pack", { Signal.combineLatest($0, Signal.return(9)).map { $0 * 10 + $1 } },
-                sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)])
-                .excludingD2()
-                .excludingD8(),
+                sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)]),
             row("Signal.combineLatest of an array", { Signal.combineLatest([$0, .return(9)]).map { $0.reduce(0, +) } },
-                sync: [.next(12), .completed], hot: [.next(10), .next(11), .next(12)])
-                .excludingD2()
-                .excludingD8(),
+                sync: [.next(12), .completed], hot: [.next(10), .next(11), .next(12)]),
             row("sample", { $0.sample($0) },
-                sync: [.completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD2(),
+                sync: [.completed], hot: [.next(1), .next(2), .next(3)]),
             row("then", { $0.then { .return(9) } },
                 sync: [.next(9), .completed], hot: []),
         ])
@@ -196,11 +182,9 @@ final class ThreadMatrixTests: XCTestCase {
             row("Signal.defer", { source in Signal.defer { source } },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("Signal.startLazily", { source in Signal.startLazily(on: ThreadMatrix.queue) { source.subscribe($0) } },
-                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD2(),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("Signal.startEagerly", { source in Signal.startEagerly(on: ThreadMatrix.queue) { source.subscribe($0) } },
-                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD2(),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
         ])
     }
 
@@ -239,14 +223,11 @@ final class ThreadMatrixTests: XCTestCase {
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("subscribe(on:)", { $0.subscribe(on: ThreadMatrix.queue) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
-            // Known defect D3: a QueueScheduler runs blocks whose dates are microseconds apart out
-            // of order, so delay reorders values, and drops those that come after completion.
-            // Their exact events ([1, 2, 3, completed] and [1, 2, 3]) are not checked until D3 is
-            // fixed; everything else is.
+            // delay keeps the source's order and drops nothing, whatever the dates (issue 15's D3).
             row("delay(_:on:)", { $0.delay(0.000_1, on: ThreadMatrix.queue) },
-                sync: nil, hot: nil),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("delay(_:) on the current scheduler", { $0.delay(0.000_1) },
-                sync: nil, hot: nil),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("throttle(_:on:)", { $0.throttle(1, on: ThreadMatrix.clock) },
                 sync: [.next(3), .completed], hot: [.next(3)]),
             row("throttle(_:on:valuesPassing:)", { $0.throttle(1, on: ThreadMatrix.clock, valuesPassing: { $0 != 2 }) },
@@ -295,9 +276,7 @@ final class ThreadMatrixTests: XCTestCase {
             neverFailing("take(last:)", { $0.take(last: 1) },
                          sync: [.next(3), .completed], hot: []),
             neverFailing("combineLatest", { $0.combineLatest(with: .return(9)).map { $0 * 10 + $1 } },
-                         sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)])
-                .excludingD2()
-                .excludingD8(),
+                         sync: [.next(39), .completed], hot: [.next(19), .next(29), .next(39)]),
             neverFailing("deliver(on:)", { $0.deliver(on: ThreadMatrix.queue) },
                          sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
         ])

@@ -64,8 +64,7 @@ final class ThreadMatrixTests: XCTestCase {
                 return connection.signal
             }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("publish().autoconnect()", { $0.publish().autoconnect() },
-                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD2(),
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("replay", { $0.replay() },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("replayLast, connected synchronously", { source in synchronously { source.replayLast() } },
@@ -81,14 +80,12 @@ final class ThreadMatrixTests: XCTestCase {
                 let channel = Channel<Int>()
                 synchronously { _ = source.mapError { $0 as any Error }.subscribe(channel.leadingTerminal) }
                 return channel.followingTerminal.mapError { _ in TestError.first }
-            }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD4(),
+            }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("Channel, fed synchronously at the following terminal, subscribed at the leading one", { source in
                 let channel = Channel<Int>()
                 synchronously { _ = source.mapError { $0 as any Error }.subscribe(channel.followingTerminal) }
                 return channel.leadingTerminal.mapError { _ in TestError.first }
-            }, sync: [.completed], hot: [.next(1), .next(2), .next(3)])
-                .excludingD4(),
+            }, sync: [.completed], hot: [.next(1), .next(2), .next(3)]),
             row("ObservableValue.signal, set from the source", { source in
                 Signal { subscriber in
                     let cell = ObservableValue(0)

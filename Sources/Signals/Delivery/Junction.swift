@@ -143,10 +143,20 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     @exclusivity(unchecked) private var receiver: Retained<Sink<Output, Failure>>
 
     /// A junction sending to `downstream`, which it attaches to ``JunctionCore/subscription``.
-    init(_ downstream: Sink<Output, Failure>) {
+    ///
+    /// - Parameter attachesAtOnce: `false` for a junction that must finish setting up before
+    ///   another thread can reach it (through the subscription, by disposing it): it calls
+    ///   ``attachDownstream()`` itself, before its first input is subscribed.
+    init(_ downstream: Sink<Output, Failure>, attachesAtOnce: Bool = true) {
         receiver = Retained(downstream)
         super.init()
-        downstream.attach(subscription!)
+        if attachesAtOnce { downstream.attach(subscription!) }
+    }
+
+    /// Attaches the downstream sink to the subscription; before any input is subscribed, while
+    /// no other thread can reach the junction.
+    final func attachDownstream() {
+        receiver.use { $0.attach(subscription!) }
     }
 
     deinit {

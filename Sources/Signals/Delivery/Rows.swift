@@ -267,7 +267,8 @@ class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Senda
 
     init(_ downstream: Sink<Row, Failure>, rows: RowMaker<Row>) {
         self.rows = rows
-        super.init(downstream)
+        // Attached once the lanes exist: a disposal from another thread reads them.
+        super.init(downstream, attachesAtOnce: false)
     }
 
     deinit {
@@ -275,11 +276,15 @@ class RowJunction<Row, Failure: Error>: Junction<Row, Failure>, @unchecked Senda
     }
 
     /// Subscribes the inputs in order, until the result ends; none completes it at once.
+    ///
+    /// The lanes are made before the downstream sink is attached, so before any other thread can
+    /// reach the junction (a disposal ends it by reading them).
     final func subscribe(_ inputs: [Subscribe]) {
         laneObjects = inputs.map(\.lane)
         lanes.deallocate()
         lanes = Lanes(laneObjects)
         didMakeLanes()
+        attachDownstream()
         if inputs.isEmpty { run { [self] in complete() } }
         for input in inputs where !isClosed {
             input.start()

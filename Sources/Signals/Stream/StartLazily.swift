@@ -98,6 +98,17 @@ private final class Replay<Value, Failure: Error>: Sink<Value, Failure>, @unchec
         broadcast(.completed)
     }
 
+    /// The block's subscriber was released without a terminal event: nothing will be sent again,
+    /// so the subscribers let go of their sinks (a sink may hold, through its subscriber, the
+    /// disposable that holds its observer). Later subscribers still get the values kept.
+    package override func inputReleased() {
+        let observers = state.withLock { state in
+            defer { state.observers.removeAll() }
+            return state.observers.elements
+        }
+        for observer in observers { observer.abandon() }
+    }
+
     private func broadcast(_ event: Event<Value, Failure>) {
         let observers = state.withLock { state in
             switch event {
@@ -171,6 +182,15 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
 
     private func cancelSink() {
         sink.take()?.cancel()
+    }
+
+    /// Lets go of the sink, without cancelling it, once what is queued has been delivered:
+    /// nothing more will come.
+    func abandon() {
+        quiesce { [self] in
+            deliverQueued()
+            sink = nil
+        }
     }
 
     override func dispose() {
