@@ -75,6 +75,9 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     ///
     /// RAC 2.5: `-sendNext:`.
     public func sendNext(_ value: Value) {
+        // The subscription is marked disposed a moment before its gate closes: an operator that
+        // saw the mark and dropped work must not have what follows delivered meanwhile.
+        if disposable.isDisposed { return }
         gate.sendNext(value)
     }
 
@@ -82,6 +85,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     ///
     /// RAC 2.5: `-sendError:`.
     public func sendError(_ error: Failure) {
+        if disposable.isDisposed { return }
         gate.sendTerminal(.error(error), disposing: disposable)
     }
 
@@ -89,6 +93,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     ///
     /// RAC 2.5: `-sendCompleted`.
     public func sendCompleted() {
+        if disposable.isDisposed { return }
         gate.sendTerminal(.completed, disposing: disposable)
     }
 
