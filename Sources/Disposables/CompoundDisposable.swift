@@ -24,6 +24,11 @@
 /// RAC 2.5: `RACCompoundDisposable`.
 public final class CompoundDisposable: Disposable, @unchecked Sendable {
     private let children = Lock(Children())
+    /// What a `dispose()` that finds the compound disposed already waits for: the serialization
+    /// point of the subscription it stands for, so that such a call returns only once an event
+    /// under way there (the terminal event that disposed it) has been delivered. Set once, before
+    /// the compound is shared.
+    package var settledBy: (any Settling)?
 
     /// An empty compound disposable.
     ///
@@ -93,7 +98,10 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     ///
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
-        guard markDisposed() else { return }
+        guard markDisposed() else {
+            settledBy?.settle()
+            return
+        }
         var taken = children.withLock { children in
             defer { children = Children() }
             return children
@@ -245,4 +253,11 @@ private struct Children {
             child.dispose()
         }
     }
+}
+
+/// Something a disposal can wait on: see ``CompoundDisposable/settledBy``.
+package protocol Settling: AnyObject, Sendable {
+    /// Waits, where waiting is safe, until work under way that this object serializes has
+    /// finished.
+    func settle()
 }

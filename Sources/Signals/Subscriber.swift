@@ -57,6 +57,8 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
         gate = SubscriberGate(receiver)
         disposable = CompoundDisposable()
         disposable.add(gate)
+        // A disposal that finds the subscription ended waits for its terminal event's delivery.
+        disposable.settledBy = gate
     }
 
     deinit {

@@ -122,4 +122,57 @@ final class DeliveryTests: XCTestCase {
             XCTAssertEqual(afterCompletion.value, 0)
         }
     }
+
+    func testDisposeWhileATerminalEventIsOnItsWay_returnsAfterIt() {
+        // The terminal event disposes the subscription first (as in RAC 2.5), so a dispose()
+        // from another thread finds it disposed already: it must still wait for the event.
+        let log = Recorder<String>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let box = SubscriberBox<Int, Never>()
+        let subscription = Signal<Int, Never> { subscriber in
+            box.subscriber = subscriber
+            return Disposable {
+                entered.signal()
+                release.wait()
+            }
+        }.subscribe(completed: { log.record("completed") })
+        let completing = DispatchSemaphore(value: 0)
+        Thread {
+            box.subscriber?.sendCompleted()
+            completing.signal()
+        }.start()
+        entered.wait()
+        let disposed = DispatchSemaphore(value: 0)
+        Thread {
+            subscription.dispose()
+            log.record("dispose() returned")
+            disposed.signal()
+        }.start()
+        // dispose() must not return while the terminal event waits: give it the chance to.
+        let returnedEarly = disposed.wait(timeout: .now() + 0.2) == .success
+        release.signal()
+        if !returnedEarly { disposed.wait() }
+        completing.wait()
+        XCTAssertEqual(log.values, ["completed", "dispose() returned"])
+        box.subscriber = nil
+    }
+
+    func testDisposeOfAPipeSubscriptionWhileItsTerminalEventIsOnItsWay_returnsAfterIt() {
+        for _ in 0..<200 {
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            let subscription = signal.take(1).subscribe(completed: { log.record("completed") })
+            race(threads: 2) { index in
+                if index == 0 {
+                    input.sendNext(1)
+                } else {
+                    subscription.dispose()
+                    log.record("dispose() returned")
+                }
+            }
+            let values = log.values
+            if values.count == 2 { XCTAssertEqual(values, ["completed", "dispose() returned"]) }
+        }
+    }
 }

@@ -284,11 +284,7 @@ final class MatrixRound<
         let events = probe.events
         let late = events.dropFirst(probe.eventsBeforeDispose)
         if !late.isEmpty {
-            if cell.mode == .disposedFromAnotherThread, MatrixKnownDefect.terminalRacesDispose != nil, late.last?.isFinished == true {
-                MatrixKnownDefect.toleratedTerminalRaces.add(1, ordering: .relaxed)
-            } else {
-                problems.append("\(Array(late)) started after dispose() returned")
-            }
+            problems.append("\(Array(late)) started after dispose() returned")
         }
         if let expected {
             switch expectation {

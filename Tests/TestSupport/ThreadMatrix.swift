@@ -82,10 +82,6 @@ public enum ThreadMatrix {
                 }
             }
         }
-        let tolerated = MatrixKnownDefect.toleratedTerminalRaces.exchange(0, ordering: .relaxed)
-        if tolerated > 0, let defect = MatrixKnownDefect.terminalRacesDispose {
-            print("thread matrix: stepped around known defect D1 (\(defect)) \(tolerated) times")
-        }
         return failures
     }
 
@@ -112,21 +108,6 @@ public enum ThreadMatrix {
         _ = MatrixWait.for { drained.wait(timeout: $0) }
         advance()
     }
-}
-
-/// Library defects the matrix steps around until they are fixed, each reported with a minimal
-/// reproduction (issue 15, the thread matrix's report). Set one to `nil` to check it again.
-public enum MatrixKnownDefect {
-    /// D1: `dispose()` called from another thread while the subscription is ending by itself
-    /// returns at once (the terminal event disposed the subscription first, as RAC 2.5 orders
-    /// it), and the terminal event, with whatever it flushes (`throttle`'s pending value,
-    /// `take(last:)`, `collect`…), reaches the subscriber afterwards.
-    ///
-    /// While set, mode (a) accepts events that started after `dispose()` returned when they end
-    /// with a terminal event; every other check stays.
-    public static let terminalRacesDispose: String? = "a terminal event under way still reaches the subscriber after dispose() from another thread returned"
-
-    static let toleratedTerminalRaces = Atomic<Int>(0)
 }
 
 /// What the rows subscribe to.

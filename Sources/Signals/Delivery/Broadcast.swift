@@ -354,7 +354,12 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     }
 
     package override func dispose() {
-        guard markDisposed() else { return }
+        guard markDisposed() else {
+            // Ended already, perhaps by a terminal event still on its way on another thread:
+            // return once it has arrived, where waiting is safe (see ``Quiescing/quiesce(_:)``).
+            lock.quiesce {}
+            return
+        }
         broadcast.leave(self)
         // Owning the lock for this, nothing of the sink's can be running on this thread.
         if lock.quiesceIfFree({ sink.take()?.cancel() }) { return }

@@ -19,7 +19,7 @@ import Synchronization
 /// Disposal closes the lock (``Disposable/isDisposed``, checked before each delivery) and then
 /// ``quiesce(_:)``s it: waits for a delivery under way on another thread, then lets go of the
 /// chain as the owner, when nothing can be running through it.
-package class DeliveryLock: Disposable, @unchecked Sendable {
+package class DeliveryLock: Disposable, Settling, @unchecked Sendable {
     private let mutex = Lock(())
     /// The ``DeliveryContext/id`` of the thread delivering now, or 0.
     private let owner = Atomic<UInt>(0)
@@ -104,4 +104,11 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
 
     /// Called as the owner after a quiescing `work`; a subscriber delivers what that work sent.
     package func didQuiesce() {}
+
+    /// Waits for a delivery under way on another thread, unless this thread is inside a delivery
+    /// (it never waits then) or owns the lock: so a `dispose()` that finds the subscription ended
+    /// already returns after the terminal event that ended it has been delivered.
+    package final func settle() {
+        _ = quiesceIfFree {}
+    }
 }

@@ -45,6 +45,8 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
         newSubscription = subscription
         super.init()
         subscription.add(self)
+        // A disposal that finds the subscription ended waits for its terminal event's delivery.
+        subscription.settledBy = self
     }
 
     /// The subscription, for the producer to return once it has made every input; the junction
