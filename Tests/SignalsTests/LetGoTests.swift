@@ -68,16 +68,7 @@ final class LetGoTests: XCTestCase {
             ("take(until:)", { $0.take(until: Signal<Void, Never>.never) }),
         ]
         for (name, transform) in operators {
-            let (_, token) = trackingLifetime { token in
-                var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
-                var subscription: Disposable? = transform(signal!).subscribe(next: { _ in _ = token })
-                input!.sendNext(1)
-                input = nil
-                signal = nil
-                subscription = nil
-                _ = subscription
-            }
-            XCTAssertFalse(token.isAlive, "\(name): the subscriber's closure outlived the pipe")
+            XCTAssertFalse(letGoOfAPipe(through: transform).isAlive, "\(name): the subscriber's closure outlived the pipe")
         }
     }
 
@@ -135,16 +126,7 @@ final class LetGoReviewTests: XCTestCase {
             ("Signal.concat", { Signal.concat([$0, .empty]) }),
         ]
         for (name, transform) in operators {
-            let (_, token) = trackingLifetime { token in
-                var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
-                var subscription: Disposable? = transform(signal!).subscribe(next: { _ in _ = token })
-                input!.sendNext(1)
-                input = nil
-                signal = nil
-                subscription = nil
-                _ = subscription
-            }
-            XCTAssertFalse(token.isAlive, "\(name): the subscriber's closure outlived the pipe")
+            XCTAssertFalse(letGoOfAPipe(through: transform).isAlive, "\(name): the subscriber's closure outlived the pipe")
         }
     }
 
@@ -158,15 +140,8 @@ final class LetGoReviewTests: XCTestCase {
             ("take(until:)", { $0.take(until: Signal<Int, Never>.never) }),
         ]
         for (name, transform) in operators {
-            var kept: Disposable?
-            let (_, token) = trackingLifetime { token in
-                let (signal, input) = Signal<Int, Never>.pipe()
-                kept = transform(signal).subscribe(next: { _ in _ = token })
-                input.sendNext(1)
-            }
+            let token = letGoOfAPipe(through: transform, keepingTheDisposable: true)
             XCTAssertFalse(token.isAlive, "\(name): the closure outlived the inputs")
-            XCTAssertNotNil(kept)
-            kept?.dispose()
         }
     }
 

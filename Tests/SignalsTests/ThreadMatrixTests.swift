@@ -291,16 +291,6 @@ final class ThreadMatrixTests: XCTestCase {
 
 @Sendable private func addOne(_ value: Int) -> Int { value + 1 }
 
-/// A row over sources that can fail with `TestError`.
-private func row<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>(
-    _ name: String,
-    _ transform: @escaping @Sendable (Signal<Int, TestError>) -> Signal<Value, Failure>,
-    sync: [Event<Value, Failure>]?,
-    hot: [Event<Value, Failure>]?
-) -> MatrixRow {
-    MatrixRow(name, transform, sync: sync, hot: hot)
-}
-
 /// A row over sources that cannot fail.
 private func neverFailing<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>(
     _ name: String,

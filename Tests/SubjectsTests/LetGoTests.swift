@@ -25,16 +25,7 @@ final class SubjectLetGoTests: XCTestCase {
             }),
         ]
         for (name, transform) in forms {
-            let (_, token) = trackingLifetime { token in
-                var (signal, input): (Signal<Int, Never>?, Subscriber<Int, Never>?) = Signal<Int, Never>.pipe()
-                var subscription: Disposable? = transform(signal!).subscribe(next: { _ in _ = token })
-                input!.sendNext(1)
-                input = nil
-                signal = nil
-                subscription = nil
-                _ = subscription
-            }
-            XCTAssertFalse(token.isAlive, "\(name): the subscriber's closure outlived the pipe")
+            XCTAssertFalse(letGoOfAPipe(through: transform).isAlive, "\(name): the subscriber's closure outlived the pipe")
         }
     }
 
@@ -76,14 +67,6 @@ final class SubjectLetGoTests: XCTestCase {
     }
 
     func testAutoconnectOfALetGoPipe_releasesWhatItCaptured_whileTheDisposableIsKept() {
-        var kept: Disposable?
-        let (_, token) = trackingLifetime { token in
-            let (signal, input) = Signal<Int, Never>.pipe()
-            kept = signal.publish().autoconnect().subscribe(next: { _ in _ = token })
-            input.sendNext(1)
-        }
-        XCTAssertFalse(token.isAlive)
-        XCTAssertNotNil(kept)
-        kept?.dispose()
+        XCTAssertFalse(letGoOfAPipe(through: { $0.publish().autoconnect() }, keepingTheDisposable: true).isAlive)
     }
 }

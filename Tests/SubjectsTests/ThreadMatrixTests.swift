@@ -143,16 +143,6 @@ private func fed(_ subject: Subject<Int, TestError>, from source: Signal<Int, Te
     return subject
 }
 
-/// A row over sources that can fail with `TestError`.
-private func row<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>(
-    _ name: String,
-    _ transform: @escaping @Sendable (Signal<Int, TestError>) -> Signal<Value, Failure>,
-    sync: [Event<Value, Failure>]?,
-    hot: [Event<Value, Failure>]?
-) -> MatrixRow {
-    MatrixRow(name, transform, sync: sync, hot: hot)
-}
-
 extension XCTestCase {
     /// Runs the matrix over `rows` and fails once for each failing cell, naming it.
     func assertMatrix(_ rows: [MatrixRow], file: StaticString = #filePath, line: UInt = #line) {

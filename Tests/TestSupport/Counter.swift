@@ -1,5 +1,6 @@
 import Synchronization
 import Disposables
+import Signals
 
 /// A thread-safe counter, for counting how often an action ran.
 public final class Counter: Sendable {
@@ -65,4 +66,23 @@ public final class WeakReference<Object: AnyObject>: @unchecked Sendable {
 public func trackingLifetime<Result>(_ body: (LifetimeToken) -> Result) -> (Result, WeakReference<LifetimeToken>) {
     let token = LifetimeToken()
     return (body(token), WeakReference(token))
+}
+
+/// Subscribes through `transform` to a new pipe with a closure capturing a token, sends one value,
+/// then lets go of the pipe's input and signal and, unless `keepingTheDisposable`, of the
+/// disposable; returns a weak reference to the token, which should be gone: a subscription lives
+/// only while its source can send to it.
+public func letGoOfAPipe<Value>(
+    through transform: (Signal<Int, Never>) -> Signal<Value, Never>,
+    keepingTheDisposable: Bool = false
+) -> WeakReference<LifetimeToken> {
+    var kept: Disposable?
+    let (_, token) = trackingLifetime { token in
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let subscription = transform(signal).subscribe(next: { _ in _ = token })
+        if keepingTheDisposable { kept = subscription }
+        input.sendNext(1)
+    }
+    kept?.dispose()
+    return token
 }

@@ -200,3 +200,13 @@ public struct MatrixRow: Sendable {
         return row
     }
 }
+
+/// A row over sources that can fail with `TestError`: the matrix's usual source.
+public func row<Value: Equatable & Sendable, Failure: Error & Equatable & Sendable>(
+    _ name: String,
+    _ transform: @escaping @Sendable (Signal<Int, TestError>) -> Signal<Value, Failure>,
+    sync: [Event<Value, Failure>]?,
+    hot: [Event<Value, Failure>]?
+) -> MatrixRow {
+    MatrixRow(name, transform, sync: sync, hot: hot)
+}
