@@ -36,16 +36,21 @@ private final class SubscriptionCount: Sendable {
 /// One subscription of a ``Signal/refCounted(connect:)``: passes the events on, stands for the
 /// subscription downstream, and counts itself out once when it ends.
 private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    /// Touched by the subject's delivery only; let go of when that subject is released, since
-    /// this sink is also the disposable handed downstream, which its subscriber may keep.
-    @exclusivity(unchecked) private var downstream: Sink<Value, Failure>?
+    /// Called through, with no retain, and emptied by the subject's delivery only (see
+    /// ``Retained``); let go of when that subject is released, since this sink is also the
+    /// disposable handed downstream, which its subscriber may keep.
+    @exclusivity(unchecked) private var downstream: Retained<Sink<Value, Failure>>
     private let count: SubscriptionCount
     private let state = Lock(CountedState())
 
     required init(_ downstream: Sink<Value, Failure>, count: SubscriptionCount) {
-        self.downstream = downstream
+        self.downstream = Retained(downstream)
         self.count = count
         super.init()
+    }
+
+    deinit {
+        downstream.release()
     }
 
     /// Keeps the connection; counts out at once when the subscription has already ended.
@@ -66,31 +71,31 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
             return true
         }
         if !accepted { upstream.dispose() }
-        downstream?.attach(self)
+        downstream.use { $0.attach(self) }
     }
 
     package override func receive(_ value: Value) {
-        downstream?.receive(value)
+        downstream.use { $0.receive(value) }
     }
 
     package override func receive(error: Failure) {
         markEnded()
-        downstream.take()?.receive(error: error)
+        downstream.take(retiring: .current)?.receive(error: error)
         end()
     }
 
     package override func receiveCompleted() {
         markEnded()
-        downstream.take()?.receiveCompleted()
+        downstream.take(retiring: .current)?.receiveCompleted()
         end()
     }
 
     package override func cancel() {
-        downstream?.cancel()
+        downstream.use { $0.cancel() }
     }
 
     package override func inputReleased() {
-        downstream = nil
+        _ = downstream.take(retiring: .current)
     }
 
     package override func dispose() {
