@@ -175,20 +175,42 @@ class SequentialRunner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked 
 /// It keeps only the signals still to come, not the one it is subscribed to: a hot signal (a
 /// subject) among them holds this runner while it runs, and would otherwise be kept alive by it
 /// after everyone else let go of it, as would everything the subscription captured. (RAC 2.5's
-/// completion block likewise captures only the next signal.)
+/// completion block likewise captures only the next signal.) That takes a list of its own, made
+/// when it starts; for a very long list (more than ``ownListLimit`` signals, as a concat of a
+/// million signals is) the copy would cost more than the subscriptions themselves, so it walks
+/// the shared list instead, which keeps the current signal alive until the next one starts.
 private final class ConcatRunner<Value, Failure: Error>: SequentialRunner<Value, Failure>, @unchecked Sendable {
+    /// Up to this many signals, the runner keeps a list of its own.
+    static var ownListLimit: Int { 4_096 }
+
     /// The signals still to come, last first, as plain objects: reading one from an array of a
     /// generic class type would cost unspecialized code a metadata lookup per signal. Touched
     /// only by the loop, which the request count makes exclusive.
-    private var remaining: [AnyObject]
+    @exclusivity(unchecked) private var remaining: [AnyObject]
+    /// A long list, shared with the signal and its other subscriptions, walked by `index`.
+    private let shared: [AnyObject]
+    @exclusivity(unchecked) private var index = 0
 
     init(signals: [Signal<Value, Failure>], output: Subscriber<Value, Failure>) {
-        remaining = unsafeBitCast(signals, to: [AnyObject].self).reversed()
+        let objects = unsafeBitCast(signals, to: [AnyObject].self)
+        if objects.count <= Self.ownListLimit {
+            remaining = objects.reversed()
+            shared = []
+        } else {
+            remaining = []
+            shared = objects
+        }
         super.init(output: output)
     }
 
     override func subscribeNext() -> Bool {
-        guard let next = remaining.popLast() else {
+        let next: AnyObject
+        if let last = remaining.popLast() {
+            next = last
+        } else if index < shared.count {
+            next = shared[index]
+            index += 1
+        } else {
             output.sendCompleted()
             return false
         }
