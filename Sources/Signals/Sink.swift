@@ -102,30 +102,6 @@ extension Signal {
     }
 }
 
-/// A sink that keeps the disposable of the subscription feeding it: disposing the sink disposes
-/// that subscription, also when the subscription attaches after the sink was disposed.
-package class UpstreamSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let upstream = Lock<Disposable?>(nil)
-
-    package override func attach(_ upstream: Disposable) {
-        let accepted = self.upstream.withLock { slot in
-            // `dispose()` marks before it locks, so an attach it has not yet seen reads true here.
-            if isDisposed { return false }
-            slot = upstream
-            return true
-        }
-        if !accepted { upstream.dispose() }
-    }
-
-    package override func dispose() {
-        guard markDisposed() else { return }
-        upstream.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }?.dispose()
-    }
-}
-
 /// The end of a chain that calls closures: what `subscribe(next:error:completed:)` builds.
 ///
 /// A terminal event or ``cancel()`` lets go of the closures, so nothing they captured outlives

@@ -194,7 +194,12 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     override func dispose() {
-        guard markDisposed() else { return }
+        guard markDisposed() else {
+            // Ended already, perhaps by a terminal event still on its way: wait for it to arrive,
+            // where waiting is safe.
+            settle()
+            return
+        }
         scheduledWork.withLock { slot in
             defer { slot = nil }
             return slot
