@@ -1,0 +1,375 @@
+import Disposables
+import Synchronization
+
+/// An immutable, pull-driven, memoised list: RAC 2.5's `RACSequence`.
+///
+/// A list is a chain of nodes. Each node knows, once it is asked, its ``head`` (the element it
+/// holds) and its ``tail`` (the list after it). Nothing is computed until it is pulled: building a
+/// chain of operators evaluates nothing, and pulling *n* elements evaluates only what those *n*
+/// need. Every head and tail is computed at most once and then kept, so a list can be walked any
+/// number of times, from any number of threads, and its blocks still run once (two threads pulling
+/// the same head wait for one evaluation).
+///
+/// ```swift
+/// let squares = LazyList(1...).map { $0 * $0 }   // infinite, nothing evaluated yet
+/// squares.take(3).array                          // [1, 4, 9]
+/// ```
+///
+/// The end of a list is ``isEmpty``, never a `nil` head, so lists of optionals work: the head of a
+/// `LazyList<Int?>` is an `Int??`, and a `nil` element is `.some(nil)`.
+///
+/// Memory: a node holds its tail once it has been evaluated, so a list that stays referenced keeps
+/// everything evaluated from it. A node that nothing references is released at once, and a long
+/// evaluated chain is released in a loop, not by recursion. An iterator (`for … in`) holds only
+/// the node it stands on.
+///
+/// Threads: a node's blocks run while it holds its own lock, so a block must not pull the node it
+/// is computing (that would be an infinite recursion in RAC 2.5 as well).
+///
+/// RAC 2.5: `RACSequence` (`RACDynamicSequence`, `RACArraySequence`, `RACEagerSequence`, …).
+public final class LazyList<Element>: @unchecked Sendable {
+    // Soundness of the unchecked fields below: every write happens under `gate` and before the
+    // release store to `known` that publishes it, and a field is read either under `gate` or after
+    // an acquire load of `known` shows it published; published fields never change again, except
+    // that `deinit` empties the tail of a node only it references (see `takeTail()`). The fields
+    // need no exclusivity checks: no two accesses can overlap. Tested from several threads in
+    // `MemoisationTests` under ThreadSanitizer and AddressSanitizer.
+
+    /// Serializes the evaluation of this node: held while a block runs, so a second puller waits.
+    @usableFromInline let gate: Lock<Void>
+    /// What is known about this node (``Known``).
+    @usableFromInline let known: Atomic<UInt8>
+    /// Whether operators on this list evaluate at once (``eager``), as `RACEagerSequence` does.
+    @usableFromInline let evaluatesEagerly: Bool
+    /// How to compute head and tail together, from `upstream` (see ``Stage``); `nil` once run.
+    @usableFromInline @exclusivity(unchecked) var stage: Stage<Element>?
+    /// What `stage` computes from, or the blocks of ``init(head:tail:)`` (a `Blocks`); `nil`
+    /// once used.
+    @usableFromInline @exclusivity(unchecked) var upstream: AnyObject?
+    /// A one-off way to compute head and tail together; `nil` once run.
+    @usableFromInline @exclusivity(unchecked) var thunk: (() -> (Element, LazyList<Element>)?)?
+    /// The head, valid once `Known.head` is set and `Known.ended` is not.
+    @usableFromInline @exclusivity(unchecked) var storedHead: Element?
+    /// The tail, valid once `Known.tail` is set and `Known.ended` is not.
+    @usableFromInline @exclusivity(unchecked) var storedTail: LazyList<Element>?
+
+    @inlinable
+    init(known: UInt8, eager: Bool) {
+        gate = Lock(())
+        self.known = Atomic(known)
+        evaluatesEagerly = eager
+    }
+
+    /// A node whose head and tail are known already.
+    @inlinable
+    convenience init(head: consuming Element, tail: LazyList<Element>, eager: Bool = false) {
+        self.init(known: Known.head | Known.tail | Known.nonEmpty, eager: eager)
+        storedHead = head
+        storedTail = tail
+    }
+
+    /// A node made by a stage: `stage.step` computes its head and tail from `upstream`.
+    @inlinable
+    convenience init(stage: Stage<Element>, upstream: AnyObject, eager: Bool = false) {
+        self.init(known: 0, eager: eager)
+        self.stage = stage
+        self.upstream = upstream
+    }
+
+    /// A node whose head and tail `step` computes together, or `nil` for the end.
+    @inlinable
+    convenience init(step: @escaping () -> (Element, LazyList<Element>)?) {
+        self.init(known: 0, eager: false)
+        thunk = step
+    }
+
+    /// A node whose head and tail its own blocks compute, each when first asked for.
+    convenience init(blocks: Blocks, known: UInt8) {
+        self.init(known: known, eager: false)
+        upstream = blocks
+    }
+
+    /// A list whose head is `head()` and whose tail is `tail()`, each run once, when first asked
+    /// for, and independently of each other. The list is not empty: asking ``isEmpty`` runs
+    /// neither block.
+    ///
+    /// ```swift
+    /// let list = LazyList(head: { 0 }, tail: { LazyList.return(1) })
+    /// list.array   // [0, 1]
+    /// ```
+    ///
+    /// RAC 2.5: `+sequenceWithHeadBlock:tailBlock:`.
+    public convenience init(
+        head: @escaping @Sendable () -> Element,
+        tail: @escaping @Sendable () -> LazyList<Element>
+    ) {
+        self.init(blocks: Blocks(head: { .some(head()) }, tail: tail), known: Known.nonEmpty)
+    }
+
+    /// A list whose blocks share a value computed once, before the first of them runs.
+    ///
+    /// `dependency()` runs when the head, the tail or ``isEmpty`` is first asked for; then
+    /// `head(dependency)` gives the head, or `nil` for an empty list (for a list of optionals, a
+    /// `nil` element is `.some(nil)`), and `tail(dependency)` the tail. The tail block does not run
+    /// for an empty list.
+    ///
+    /// RAC 2.5: `+sequenceWithLazyDependency:headBlock:tailBlock:`.
+    public convenience init<Dependency>(
+        dependency: @escaping @Sendable () -> Dependency,
+        head: @escaping @Sendable (Dependency) -> Element?,
+        tail: @escaping @Sendable (Dependency) -> LazyList<Element>
+    ) {
+        let shared = Memo(dependency)
+        self.init(blocks: Blocks(head: { head(shared.value) }, tail: { tail(shared.value) }), known: 0)
+    }
+
+    deinit {
+        // What computes an unevaluated node can hold a long chain of other unevaluated nodes.
+        if stage != nil || upstream != nil || thunk != nil {
+            Teardown.release((stage, upstream, thunk))
+            stage = nil
+            upstream = nil
+            thunk = nil
+        }
+        // Release a long evaluated chain in a loop: take each uniquely held tail's own tail out
+        // before letting it go, so its deinit has nothing left to recurse into.
+        guard var next = storedTail else { return }
+        storedTail = nil
+        while isKnownUniquelyReferenced(&next) {
+            guard let after = next.takeTail() else { return }
+            next = after
+        }
+    }
+
+    /// Takes the tail out of a node only the calling thread references (see `deinit`). Every
+    /// other thread that used the node has let go of it, so none can read the field meanwhile; the
+    /// gate orders this write after their reads for ThreadSanitizer.
+    func takeTail() -> LazyList<Element>? {
+        gate.withLock { _ in
+            let tail = storedTail
+            storedTail = nil
+            return tail
+        }
+    }
+
+    /// The blocks of ``init(head:tail:)`` and ``init(dependency:head:tail:)``, each `nil` once it
+    /// has run. Touched under the node's gate only.
+    final class Blocks {
+        var head: (() -> Element?)?
+        var tail: (() -> LazyList<Element>)?
+
+        init(head: @escaping () -> Element?, tail: @escaping () -> LazyList<Element>) {
+            self.head = head
+            self.tail = tail
+        }
+    }
+}
+
+/// Bits of `LazyList.known`.
+@usableFromInline
+enum Known {
+    /// The head has been computed (or the list found empty).
+    @usableFromInline static let head: UInt8 = 1
+    /// The tail has been computed (or the list found empty).
+    @usableFromInline static let tail: UInt8 = 2
+    /// The list has an element (its head may still be unevaluated).
+    @usableFromInline static let nonEmpty: UInt8 = 4
+    /// The list is empty.
+    @usableFromInline static let ended: UInt8 = 8
+    /// Head and tail both computed.
+    @usableFromInline static let all: UInt8 = head | tail
+}
+
+/// One operator's step, shared by all the nodes it makes: given a node's input, it computes the
+/// node's head and tail (making the tail with the same stage), or `nil` for the end.
+///
+/// Sharing the step means a node costs one allocation; its input is handed over owned, so a step
+/// that walks far along its input (a `filter` skipping a long run) lets go of what it passed.
+@usableFromInline
+class Stage<Element>: @unchecked Sendable {
+    @usableFromInline let step: (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?
+    /// For a stage that reads a collection (no block of the user's to run), a way to walk what an
+    /// unevaluated node would give without making nodes: given the node's input, read under its
+    /// gate, a walk over a copy of where the input stands. The walk calls its argument with each
+    /// element until it returns `false`, and returns whether it reached the end.
+    @usableFromInline let snapshot: ((_ upstream: AnyObject) -> (_ body: (Element) -> Bool) -> Bool)?
+
+    @inlinable
+    init(
+        _ step: @escaping (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?,
+        snapshot: ((_ upstream: AnyObject) -> (_ body: (Element) -> Bool) -> Bool)? = nil
+    ) {
+        self.step = step
+        self.snapshot = snapshot
+    }
+}
+
+/// A value computed once, on first use, shared by the blocks of ``LazyList/init(dependency:head:tail:)``.
+final class Memo<Value>: @unchecked Sendable {
+    private let state: Lock<(make: (@Sendable () -> Value)?, value: Value?)>
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        state = Lock((make, nil))
+    }
+
+    /// Callers are list nodes holding their own gate: the block runs under this memo's lock, so a
+    /// second caller waits for it.
+    var value: Value {
+        state.withLock { state in
+            if let make = state.make {
+                state.value = make()
+                state.make = nil
+            }
+            return state.value!
+        }
+    }
+}
+
+// MARK: - Evaluation
+
+extension LazyList {
+    /// Computes head and tail if they are not known yet; returns the known bits.
+    @inlinable @inline(__always)
+    func evaluate() -> UInt8 {
+        let bits = known.load(ordering: .acquiring)
+        if bits & Known.all == Known.all { return bits }
+        return evaluateSlowly(wantsHead: true, wantsTail: true)
+    }
+
+    /// Computes the head if it is not known yet; returns the known bits.
+    @inlinable @inline(__always)
+    func evaluateHead() -> UInt8 {
+        let bits = known.load(ordering: .acquiring)
+        if bits & Known.head != 0 { return bits }
+        return evaluateSlowly(wantsHead: true, wantsTail: false)
+    }
+
+    /// Computes the tail if it is not known yet (and the head only when emptiness depends on it);
+    /// returns the known bits.
+    @inlinable @inline(__always)
+    func evaluateTail() -> UInt8 {
+        let bits = known.load(ordering: .acquiring)
+        if bits & Known.tail != 0 { return bits }
+        return evaluateSlowly(wantsHead: false, wantsTail: true)
+    }
+
+    @inlinable @inline(never)
+    func evaluateSlowly(wantsHead: Bool, wantsTail: Bool) -> UInt8 {
+        gate.withLock { _ in
+            var bits = known.load(ordering: .relaxed)
+            if let stage {
+                self.stage = nil
+                let input = upstream.unsafelyUnwrapped
+                upstream = nil
+                bits = settle(stage.step(input, stage), bits)
+            } else if let thunk {
+                self.thunk = nil
+                bits = settle(thunk(), bits)
+            } else if let parts = upstream {
+                bits = evaluateParts(parts, bits, wantsHead: wantsHead, wantsTail: wantsTail)
+            }
+            known.store(bits, ordering: .releasing)
+            return bits
+        }
+    }
+
+    @inlinable @inline(__always)
+    func settle(_ result: consuming (Element, LazyList<Element>)?, _ bits: UInt8) -> UInt8 {
+        guard let (head, tail) = result else { return bits | Known.all | Known.ended }
+        storedHead = head
+        storedTail = tail
+        return bits | Known.all | Known.nonEmpty
+    }
+
+    /// Runs what is due of ``init(head:tail:)``'s blocks: the head when asked for, or when the tail
+    /// cannot run before emptiness is known (the dependency form); the tail when asked for.
+    @usableFromInline
+    func evaluateParts(_ blocks: AnyObject, _ bits: UInt8, wantsHead: Bool, wantsTail: Bool) -> UInt8 {
+        let parts = unsafeDowncast(blocks, to: Blocks.self)
+        var bits = bits
+        if bits & Known.head == 0, let head = parts.head, wantsHead || bits & Known.nonEmpty == 0 {
+            parts.head = nil
+            if let value = head() {
+                storedHead = value
+                bits |= Known.head | Known.nonEmpty
+            } else {
+                bits |= Known.all | Known.ended
+                parts.tail = nil
+            }
+        }
+        if wantsTail, bits & Known.tail == 0, let tail = parts.tail {
+            parts.tail = nil
+            storedTail = tail()
+            bits |= Known.tail
+        }
+        if parts.head == nil, parts.tail == nil { upstream = nil }
+        return bits
+    }
+
+    /// Whether head and tail are both known.
+    @inlinable @inline(__always)
+    var isEvaluated: Bool {
+        known.load(ordering: .acquiring) & Known.all == Known.all
+    }
+
+    /// A walk over what this node would give, without making nodes, when nothing is evaluated
+    /// from it and it reads a collection (see `Stage.snapshot`); else `nil`.
+    @inlinable
+    func unevaluatedWalk() -> ((_ body: (Element) -> Bool) -> Bool)? {
+        gate.withLock { _ in
+            guard known.load(ordering: .relaxed) == 0, let snapshot = stage?.snapshot, let upstream else { return nil }
+            return snapshot(upstream)
+        }
+    }
+
+    /// The head and tail of a node known to be evaluated and not empty.
+    @inlinable @inline(__always)
+    var evaluatedParts: (head: Element, tail: LazyList<Element>) {
+        (storedHead.unsafelyUnwrapped, storedTail.unsafelyUnwrapped)
+    }
+}
+
+// MARK: - Head, tail, emptiness
+
+extension LazyList {
+    /// The first element, or `nil` when the list is empty (use ``isEmpty`` to tell a `nil`
+    /// element of a list of optionals from the end). Computed once, on first use.
+    ///
+    /// RAC 2.5: `head`.
+    public var head: Element? {
+        let bits = evaluateHead()
+        return bits & Known.ended != 0 ? nil : storedHead
+    }
+
+    /// The list after the head: an empty list when this one is empty or has one element.
+    /// Computed once, on first use.
+    ///
+    /// RAC 2.5: `tail` (`nil` there for the end).
+    public var tail: LazyList<Element> {
+        let bits = evaluateTail()
+        if bits & Known.ended != 0 { return self }
+        return storedTail.unsafelyUnwrapped
+    }
+
+    /// Whether the list has no element. A list made by ``init(head:tail:)`` answers without running
+    /// a block; others compute their head.
+    public var isEmpty: Bool {
+        let bits = known.load(ordering: .acquiring)
+        if bits & Known.nonEmpty != 0 { return false }
+        return evaluateHead() & Known.ended != 0
+    }
+
+    /// A list of `value` alone.
+    ///
+    /// RAC 2.5: `+return:`.
+    public static func `return`(_ value: Element) -> LazyList<Element> {
+        LazyList(head: value, tail: .empty)
+    }
+
+    /// A list with no element.
+    ///
+    /// RAC 2.5: `+empty`.
+    public static var empty: LazyList<Element> {
+        LazyList(known: Known.all | Known.ended, eager: false)
+    }
+}

@@ -1,0 +1,39 @@
+extension LazyList {
+    /// This list evaluated now, as a list whose operators evaluate at once.
+    ///
+    /// Every element is computed when `eager` is read (the list must be finite). `map`, `filter`,
+    /// `bind`, `concat` and the other operators derived from `bind` then evaluate their blocks at
+    /// once and give eager lists too; ``foldRight(_:_:)`` computes its rest at once. `zip` stays
+    /// lazy, as in RAC 2.5. Use ``lazy`` to get back a list whose operators wait.
+    ///
+    /// ```swift
+    /// let doubled = LazyList([1, 2, 3]).eager.map { $0 * 2 }   // the block has run three times
+    /// ```
+    ///
+    /// RAC 2.5: `eagerSequence` (`RACEagerSequence`).
+    public var eager: LazyList<Element> {
+        if evaluatesEagerly { return self }
+        return LazyList(iterator: array.makeIterator(), eager: true)
+    }
+
+    /// A list with the same elements whose operators evaluate lazily: this list itself, unless it
+    /// is ``eager``.
+    ///
+    /// RAC 2.5: `lazySequence`.
+    public var lazy: LazyList<Element> {
+        guard evaluatesEagerly else { return self }
+        return LazyList(iterator: makeIterator(), eager: false)
+    }
+
+    /// Whether operators on this list evaluate at once: `true` for a list made by ``eager`` and for
+    /// what operators derived from `bind` make of one.
+    public var isEager: Bool {
+        evaluatesEagerly
+    }
+
+    /// `result`, evaluated at once if `source` is eager (operators derived from `bind`).
+    @inlinable
+    func keepingEagerness<Source>(of source: LazyList<Source>) -> LazyList<Element> {
+        source.evaluatesEagerly ? eager : self
+    }
+}

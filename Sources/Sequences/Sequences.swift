@@ -1,1 +1,0 @@
-// The Sequences module arrives with its own issue; until then it holds nothing (DESIGN.md).

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Releases what a dying list node still held to compute itself (its blocks, and through them
+/// other lists), with a bound on how deep the deinits it sets off may nest.
+///
+/// A chain of unevaluated nodes can be as long as the list: a million `LazyList(head:tail:)`
+/// prepended one to the other, or a million `concat`s, each holding the previous one in a block.
+/// Releasing the first would release the second from inside its deinit, and so on, a million
+/// frames deep. Here, past ``maximumDepth`` nested releases on a thread, a release is queued
+/// instead, and the outermost one on that thread works through the queue in a loop.
+///
+/// Evaluated chains need none of this: `LazyList.deinit` walks them in a loop.
+enum Teardown {
+    /// How many releases may nest on one thread before the next is queued.
+    static let maximumDepth = 128
+
+    /// One thread's nesting depth and queue.
+    final class Frame {
+        var depth = 0
+        var queued: [Any] = []
+    }
+
+    /// The per-thread `Frame`, retained by its slot and released when its thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<Frame>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<Frame>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "LazyList: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    private static var frame: Frame {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Frame>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let frame = Frame()
+        pthread_setspecific(key, Unmanaged.passRetained(frame).toOpaque())
+        return frame
+    }
+
+    /// Lets go of `value`, now or, when releases already nest deeply on this thread, from the
+    /// outermost release's loop.
+    static func release<Value>(_ value: consuming Value) {
+        let frame = frame
+        if frame.depth >= maximumDepth {
+            frame.queued.append(value)
+            return
+        }
+        frame.depth += 1
+        drop(value)
+        frame.depth -= 1
+        guard frame.depth == 0 else { return }
+        while let next = frame.queued.popLast() {
+            frame.depth = 1
+            drop(next)
+            frame.depth = 0
+        }
+    }
+
+    /// Ends `value`'s lifetime here, whatever the optimizer would have chosen.
+    @inline(never)
+    private static func drop<Value>(_ value: consuming Value) {}
+}

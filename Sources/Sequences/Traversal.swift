@@ -1,0 +1,119 @@
+extension LazyList: Sequence {
+    /// Walks a list from a node, holding only the node it stands on: what it has passed is released
+    /// as it goes, unless something else holds it.
+    ///
+    /// RAC 2.5: `-objectEnumerator`, `NSFastEnumeration`.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var node: LazyList<Element>
+
+        @inlinable
+        init(_ node: LazyList<Element>) {
+            self.node = node
+        }
+
+        /// The next element, evaluating its node (head and tail) if it has not been yet; `nil`
+        /// at the end, and after it.
+        @inlinable
+        public mutating func next() -> Element? {
+            guard node.evaluate() & Known.ended == 0 else { return nil }
+            let (head, tail) = node.evaluatedParts
+            node = tail
+            return head
+        }
+    }
+
+    /// An iterator from this list's first node.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    /// Every element, in order. Evaluates the whole list (it must be finite).
+    ///
+    /// RAC 2.5: `array`.
+    @inlinable
+    public var array: [Element] {
+        var elements: [Element] = []
+        var iterator = makeIterator()
+        while let element = iterator.next() { elements.append(element) }
+        return elements
+    }
+
+    /// Combines the elements from the first to the last: `reduce(reduce(start, e0), e1)`, …
+    /// Returns `start` for an empty list. Evaluates the whole list (it must be finite).
+    ///
+    /// ```swift
+    /// LazyList.return(1).concat(.return(2)).foldLeft(0) { $0 - $1 }   // (0 - 1) - 2 = -3
+    /// ```
+    ///
+    /// RAC 2.5: `-foldLeftWithStart:reduce:`.
+    @inlinable
+    public func foldLeft<Result>(_ start: Result, _ reduce: (Result, Element) throws -> Result) rethrows -> Result {
+        var result = start
+        var iterator = makeIterator()
+        while let element = iterator.next() { result = try reduce(result, element) }
+        return result
+    }
+
+    /// Combines the elements from the last to the first, lazily: `reduce(e0, rest)` where `rest`
+    /// is a one-element list whose head, computed only if `reduce` asks for it, is the right fold
+    /// of the tail (`start` at the end). Returns `start` for an empty list.
+    ///
+    /// Because `reduce` decides whether to look at `rest`, a right fold can stop early, even on an
+    /// infinite list. One that always looks nests one call per element.
+    ///
+    /// ```swift
+    /// // the first element greater than 2, without evaluating the rest of an infinite list
+    /// LazyList(1...).foldRight(nil as Int?) { value, rest in value > 2 ? value : rest.head! }
+    /// ```
+    ///
+    /// RAC 2.5: `-foldRightWithStart:reduce:`.
+    public func foldRight<Result>(
+        _ start: Result,
+        _ reduce: @escaping @Sendable (Element, LazyList<Result>) -> Result
+    ) -> Result {
+        guard evaluateHead() & Known.ended == 0, let head = storedHead else { return start }
+        let rest = LazyList<Result>(
+            blocks: .init(head: { self.tail.foldRight(start, reduce) }, tail: { .empty }),
+            known: Known.nonEmpty
+        )
+        return reduce(head, evaluatesEagerly ? rest.evaluatedRest() : rest)
+    }
+
+    /// Whether some element passes `predicate`; stops at the first that does.
+    ///
+    /// RAC 2.5: `-any:`.
+    @inlinable
+    public func any(_ predicate: (Element) throws -> Bool) rethrows -> Bool {
+        try first(passing: predicate) != nil
+    }
+
+    /// Whether every element passes `predicate`. As in RAC 2.5, this folds the whole list (it must
+    /// be finite), though `predicate` is not called again after an element fails.
+    ///
+    /// RAC 2.5: `-all:`.
+    @inlinable
+    public func all(_ predicate: (Element) throws -> Bool) rethrows -> Bool {
+        try foldLeft(true) { passed, element in try passed && predicate(element) }
+    }
+
+    /// The first element that passes `predicate`, or `nil`; evaluates no further than that element.
+    ///
+    /// RAC 2.5: `-objectPassingTest:`.
+    @inlinable
+    public func first(passing predicate: (Element) throws -> Bool) rethrows -> Element? {
+        var iterator = makeIterator()
+        while let element = iterator.next() {
+            if try predicate(element) { return element }
+        }
+        return nil
+    }
+}
+
+extension LazyList {
+    /// This list, its head computed now (an eager list's right fold computes its rest at once).
+    fileprivate func evaluatedRest() -> LazyList {
+        _ = evaluate()
+        return self
+    }
+}
