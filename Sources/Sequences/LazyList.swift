@@ -125,12 +125,7 @@ public final class LazyList<Element>: @unchecked Sendable {
 
     deinit {
         // What computes an unevaluated node can hold a long chain of other unevaluated nodes.
-        if stage != nil || upstream != nil || thunk != nil {
-            Teardown.release((stage, upstream, thunk))
-            stage = nil
-            upstream = nil
-            thunk = nil
-        }
+        if stage != nil || upstream != nil || thunk != nil { Teardown.release(takeWork) }
         // Release a long evaluated chain in a loop: take each uniquely held tail's own tail out
         // before letting it go, so its deinit has nothing left to recurse into.
         guard var next = storedTail else { return }
@@ -139,6 +134,17 @@ public final class LazyList<Element>: @unchecked Sendable {
             guard let after = next.takeTail() else { return }
             next = after
         }
+    }
+
+    /// Takes out what computes this node, leaving nothing for its deinit to release, so that
+    /// ``Teardown`` releases it (handed over as a call's result, no copy of it stays behind).
+    private func takeWork() -> (Stage<Element>?, AnyObject?, (() -> (Element, LazyList<Element>)?)?) {
+        defer {
+            stage = nil
+            upstream = nil
+            thunk = nil
+        }
+        return (stage, upstream, thunk)
     }
 
     /// Takes the tail out of a node only the calling thread references (see `deinit`). Every

@@ -18,7 +18,7 @@ import Darwin
 /// Evaluated chains need none of this: `LazyList.deinit` walks them in a loop.
 enum Teardown {
     /// How many releases may nest on one thread before the next is queued.
-    static let maximumDepth = 128
+    static let maximumDepth = 16
 
     /// One thread's nesting depth and queue.
     final class Frame {
@@ -49,21 +49,24 @@ enum Teardown {
         return frame
     }
 
-    /// Lets go of `value`, now or, when releases already nest deeply on this thread, from the
-    /// outermost release's loop.
-    static func release<Value>(_ value: consuming Value) {
+    /// Lets go of what `take` hands over, now or, when releases already nest deeply on this
+    /// thread, from the outermost release's loop.
+    ///
+    /// `take` hands the value over as a call's result, so no copy of it outlives the call that
+    /// releases it, optimized or not.
+    static func release<Value>(_ take: () -> Value) {
         let frame = frame
         if frame.depth >= maximumDepth {
-            frame.queued.append(value)
+            frame.queued.append(take())
             return
         }
         frame.depth += 1
-        drop(value)
+        drop(take())
         frame.depth -= 1
         guard frame.depth == 0 else { return }
-        while let next = frame.queued.popLast() {
+        while !frame.queued.isEmpty {
             frame.depth = 1
-            drop(next)
+            _ = frame.queued.removeLast()
             frame.depth = 0
         }
     }

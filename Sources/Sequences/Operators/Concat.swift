@@ -33,49 +33,98 @@ extension LazyList {
         LazyList(head: value, tail: self, eager: evaluatesEagerly)
     }
 
-    /// This node's parts when it is a `concat` that nothing has evaluated yet.
+    /// This node's lists when it is a `concat` that nothing has evaluated yet.
     private var unevaluatedSegments: Segments<Element>? {
         gate.withLock { _ in
-            guard stage is ConcatStage<Element>, let segments = upstream else { return nil }
-            return unsafeDowncast(segments, to: Segments<Element>.self)
+            guard stage is ConcatStage<Element>, let segments = upstream as? Segments<Element> else { return nil }
+            return segments
         }
     }
 
-    /// The first element of `segments`' lists, in order, and a node for the rest.
-    static func concatenating(_ segments: Segments<Element>) -> (Element, LazyList<Element>)? {
-        // Segments run from the last list to the first; turn them around once.
-        var parts: Parts<Element>?
-        var segment: Segments<Element>? = segments
-        while let each = segment {
-            parts = Parts(each.list, then: parts)
-            segment = each.earlier
+    /// When this node is an unevaluated `concat` (or the rest of one), its first list and the lists
+    /// after it, followed by `rest`: walking those gives the same elements as evaluating this node
+    /// and then `rest`, without nesting one `concat` inside the other.
+    fileprivate func spliced(before rest: Parts<Element>?) -> (LazyList<Element>, Parts<Element>?)? {
+        let content: AnyObject? = gate.withLock { _ in stage is ConcatStage<Element> ? upstream : nil }
+        guard let content else { return nil }
+        var lists: [LazyList<Element>] = []
+        if let segments = content as? Segments<Element> {
+            var segment: Segments<Element>? = segments
+            while let each = segment {
+                lists.append(each.list)
+                segment = each.earlier
+            }
+            lists.reverse()
+        } else {
+            let cursor = unsafeDowncast(content, to: ConcatCursor<Element>.self)
+            lists.append(cursor.current)
+            var part = cursor.rest
+            while let each = part {
+                lists.append(each.list)
+                part = each.next
+            }
         }
-        guard let first = parts else { return nil }
-        return concatenating(first.list, then: first.next)
+        var joined = rest
+        for list in lists.dropFirst().reversed() { joined = Parts(list, then: joined) }
+        return (lists[0], joined)
     }
 
     /// The first element of `current`, or of the first non-empty list after it, and a node for
-    /// the rest.
-    static func concatenating(_ current: LazyList<Element>, then rest: Parts<Element>?) -> (Element, LazyList<Element>)? {
+    /// the rest. Unevaluated `concat`s met on the way are opened up (see `spliced(before:)`), so
+    /// however the `concat`s nest, a node is computed in a loop.
+    fileprivate static func concatenating(
+        _ current: LazyList<Element>,
+        then rest: Parts<Element>?,
+        _ stage: Stage<Element>
+    ) -> (Element, LazyList<Element>)? {
         var current = current
         var rest = rest
-        while current.evaluate() & Known.ended != 0 {
+        while true {
+            if let (first, after) = current.spliced(before: rest) {
+                current = first
+                rest = after
+                continue
+            }
+            if current.evaluate() & Known.ended == 0 { break }
             guard let next = rest else { return nil }
             current = next.list
             rest = next.next
         }
         let (head, tail) = current.evaluatedParts
-        return (head, LazyList(step: { [rest] in concatenating(tail, then: rest) }))
+        return (head, LazyList(stage: stage, upstream: ConcatCursor(tail, then: rest)))
     }
 }
 
-/// The step of an unevaluated `concat`, whose input is its ``Segments``. A `concat` of such a node
-/// recognizes it by this class and joins its segments.
+/// The step of `concat`: its input is the ``Segments`` of an unevaluated `concat`, or the
+/// ``ConcatCursor`` of the rest of one. A `concat` of such a node, or a `concat` that meets one
+/// among its lists, recognizes it by this class and opens it up.
 final class ConcatStage<Element>: Stage<Element>, @unchecked Sendable {
     init() {
-        super.init { segments, _ in
-            LazyList.concatenating(unsafeDowncast(segments, to: Segments<Element>.self))
+        super.init { input, stage in
+            if let segments = input as? Segments<Element> {
+                var parts: Parts<Element>?
+                var segment: Segments<Element>? = segments
+                while let each = segment {
+                    parts = Parts(each.list, then: parts)
+                    segment = each.earlier
+                }
+                guard let first = parts else { return nil }
+                return LazyList.concatenating(first.list, then: first.next, stage)
+            }
+            let cursor = unsafeDowncast(input, to: ConcatCursor<Element>.self)
+            return LazyList.concatenating(cursor.current, then: cursor.rest, stage)
         }
+    }
+}
+
+/// Where the rest of a `concat` stands: in `current`, then the lists of `rest`.
+final class ConcatCursor<Element>: @unchecked Sendable {
+    let current: LazyList<Element>
+    let rest: Parts<Element>?
+
+    init(_ current: LazyList<Element>, then rest: Parts<Element>?) {
+        self.current = current
+        self.rest = rest
     }
 }
 
