@@ -1,6 +1,7 @@
 import Disposables
 import Foundation
 import Schedulers
+import Sequences
 import Signals
 import Subjects
 import Synchronization
@@ -219,6 +220,30 @@ final class ReadmeTests: XCTestCase {
         XCTAssertEqual(field.value, "Grace")
     }
 
+    func testSequences() {
+        // README: Sequences
+        let squares = LazyList(1...).map { $0 * $0 }     // infinite: nothing is computed yet
+        let evenSquares = squares.filter { $0.isMultiple(of: 2) }.take(3).array
+        // [4, 16, 36]: only the first six squares were computed
+
+        let total = LazyList([1, 2, 3, 4]).foldLeft(0, +)   // 10
+        let firstBig = squares.foldRight(0) { square, rest in square > 50 ? square : rest.head! }
+        // 64: the right fold stopped there, on an infinite list
+
+        let sent = Mutex<[Int]>([])
+        LazyList([1, 2, 3]).signal(on: .immediate).subscribe(next: { value in sent.withLock { $0.append(value) } })
+        // sent: [1, 2, 3], then completed
+        let buffered = Signal<Int, Never>.return(5).concat(.return(6)).lazyList.array   // [5, 6]
+        // End of README
+
+        XCTAssertEqual(evenSquares, [4, 16, 36])
+        XCTAssertEqual(squares.description, "LazyList(1, 4, 9, 16, 25, 36, 49, 64, …)", "the fold computed up to 64")
+        XCTAssertEqual(total, 10)
+        XCTAssertEqual(firstBig, 64)
+        XCTAssertEqual(sent.withLock { $0 }, [1, 2, 3])
+        XCTAssertEqual(buffered, [5, 6])
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -226,7 +251,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 7)
+        XCTAssertEqual(blocks.count, 8)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
