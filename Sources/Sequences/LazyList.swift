@@ -36,7 +36,9 @@ public final class LazyList<Element>: @unchecked Sendable {
     // `MemoisationTests` under ThreadSanitizer and AddressSanitizer.
 
     /// Serializes the evaluation of this node: held while a block runs, so a second puller waits.
-    @usableFromInline let gate: Lock<Void>
+    /// Its value is a byte no one uses: a `Lock<Void>` would have ThreadSanitizer see its
+    /// zero-sized value at the address of the next field, `known`, which is read without the lock.
+    @usableFromInline let gate: Lock<UInt8>
     /// What is known about this node (``Known``).
     @usableFromInline let known: Atomic<UInt8>
     /// Whether operators on this list evaluate at once (``eager``), as `RACEagerSequence` does.
@@ -55,7 +57,7 @@ public final class LazyList<Element>: @unchecked Sendable {
 
     @inlinable
     init(known: UInt8, eager: Bool) {
-        gate = Lock(())
+        gate = Lock(0)
         self.known = Atomic(known)
         evaluatesEagerly = eager
     }

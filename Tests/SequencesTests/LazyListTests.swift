@@ -356,6 +356,21 @@ final class LazyListTests: XCTestCase {
         XCTAssertEqual(pulls.value, 4, "three elements and the end, each pulled once")
     }
 
+    func testIteratorBridge_lazyListOnAnyIterator() {
+        struct Countdown: IteratorProtocol {
+            var remaining: Int
+            mutating func next() -> Int? {
+                guard remaining > 0 else { return nil }
+                defer { remaining -= 1 }
+                return remaining
+            }
+        }
+        XCTAssertEqual(Countdown(remaining: 3).lazyList.array, [3, 2, 1])
+        XCTAssertEqual([1, 2].makeIterator().lazyList.array, [1, 2], "an iterator that is also a sequence")
+        var source = [4, 5].makeIterator()
+        XCTAssertEqual(AnyIterator { source.next() }.lazyList.array, [4, 5])
+    }
+
     func testInfiniteList_generatedByItsTailBlock() {
         // RAC's spec makes an infinite list whose tail is itself; a memoised tail that is the node
         // itself would be a reference cycle, so here each tail is a new node.

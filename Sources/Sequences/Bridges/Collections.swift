@@ -109,3 +109,16 @@ extension Sequence {
         LazyList(self)
     }
 }
+
+extension IteratorProtocol {
+    /// A lazy list of what this iterator gives, pulled once each, when the list is walked that
+    /// far, and memoised (see ``LazyList/init(iterator:)``). The list consumes a copy of the
+    /// iterator. (For an iterator that is also a `Sequence`, the `Sequence` form is used; the
+    /// elements are the same.)
+    ///
+    /// RAC 2.5: `NSEnumerator -rac_sequence`.
+    @_disfavoredOverload
+    public var lazyList: LazyList<Element> {
+        LazyList(iterator: self)
+    }
+}
