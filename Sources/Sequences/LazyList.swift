@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Disposables
 import Synchronization
 
@@ -35,14 +42,18 @@ public final class LazyList<Element>: @unchecked Sendable {
     // need no exclusivity checks: no two accesses can overlap. Tested from several threads in
     // `MemoisationTests` under ThreadSanitizer and AddressSanitizer.
 
+    // The fields are declared in this order to pack them: 88 bytes for a node of `Int`s.
+
     /// Serializes the evaluation of this node: held while a block runs, so a second puller waits.
-    /// Its value is a byte no one uses: a `Lock<Void>` would have ThreadSanitizer see its
-    /// zero-sized value at the address of the next field, `known`, which is read without the lock.
+    /// Its value is a byte no one uses: the zero-sized value of a `Lock<Void>` would sit, for
+    /// ThreadSanitizer, at the address of the next field, which is read without the lock.
     @usableFromInline let gate: Lock<UInt8>
-    /// What is known about this node (``Known``).
-    @usableFromInline let known: Atomic<UInt8>
     /// Whether operators on this list evaluate at once (``eager``), as `RACEagerSequence` does.
     @usableFromInline let evaluatesEagerly: Bool
+    /// What is known about this node (``Known``), and in the bits above them, while a thread
+    /// evaluates the node, which thread (``Known/evaluator``): a block that pulls the node it
+    /// computes then fails with a message instead of locking its own gate again.
+    @usableFromInline let known: Atomic<UInt>
     /// How to compute head and tail together, from `upstream` (see ``Stage``); `nil` once run.
     @usableFromInline @exclusivity(unchecked) var stage: Stage<Element>?
     /// What `stage` computes from, or the blocks of ``init(head:tail:)`` (a `Blocks`); `nil`
@@ -50,16 +61,16 @@ public final class LazyList<Element>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var upstream: AnyObject?
     /// A one-off way to compute head and tail together; `nil` once run.
     @usableFromInline @exclusivity(unchecked) var thunk: (() -> (Element, LazyList<Element>)?)?
-    /// The head, valid once `Known.head` is set and `Known.ended` is not.
-    @usableFromInline @exclusivity(unchecked) var storedHead: Element?
     /// The tail, valid once `Known.tail` is set and `Known.ended` is not.
     @usableFromInline @exclusivity(unchecked) var storedTail: LazyList<Element>?
+    /// The head, valid once `Known.head` is set and `Known.ended` is not.
+    @usableFromInline @exclusivity(unchecked) var storedHead: Element?
 
     @inlinable
-    init(known: UInt8, eager: Bool) {
+    init(known: UInt, eager: Bool) {
         gate = Lock(0)
-        self.known = Atomic(known)
         evaluatesEagerly = eager
+        self.known = Atomic(known)
     }
 
     /// A node whose head and tail are known already.
@@ -86,7 +97,7 @@ public final class LazyList<Element>: @unchecked Sendable {
     }
 
     /// A node whose head and tail its own blocks compute, each when first asked for.
-    convenience init(blocks: Blocks, known: UInt8) {
+    convenience init(blocks: Blocks, known: UInt) {
         self.init(known: known, eager: false)
         upstream = blocks
     }
@@ -153,11 +164,14 @@ public final class LazyList<Element>: @unchecked Sendable {
     /// other thread that used the node has let go of it, so none can read the field meanwhile; the
     /// gate orders this write after their reads for ThreadSanitizer.
     func takeTail() -> LazyList<Element>? {
+        // No generic call touches the optional list (a generic result, `swap`): in unspecialized
+        // code each would look up the optional's metadata, per node.
+        var tail: LazyList<Element>?
         gate.withLock { _ in
-            let tail = storedTail
+            tail = storedTail
             storedTail = nil
-            return tail
         }
+        return tail
     }
 
     /// The blocks of ``init(head:tail:)`` and ``init(dependency:head:tail:)``, each `nil` once it
@@ -177,15 +191,28 @@ public final class LazyList<Element>: @unchecked Sendable {
 @usableFromInline
 enum Known {
     /// The head has been computed (or the list found empty).
-    @usableFromInline static let head: UInt8 = 1
+    @usableFromInline static let head: UInt = 1
     /// The tail has been computed (or the list found empty).
-    @usableFromInline static let tail: UInt8 = 2
+    @usableFromInline static let tail: UInt = 2
     /// The list has an element (its head may still be unevaluated).
-    @usableFromInline static let nonEmpty: UInt8 = 4
+    @usableFromInline static let nonEmpty: UInt = 4
     /// The list is empty.
-    @usableFromInline static let ended: UInt8 = 8
+    @usableFromInline static let ended: UInt = 8
     /// Head and tail both computed.
-    @usableFromInline static let all: UInt8 = head | tail
+    @usableFromInline static let all: UInt = head | tail
+    /// The bits above are the evaluating thread's.
+    @usableFromInline static let flags: UInt = 0xF
+
+    /// The calling thread, as it is kept above the flags while it evaluates a node: its
+    /// `pthread_t`, the address of its control block, so its low bits are zero.
+    @inlinable
+    static var evaluator: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self()) & ~flags
+        #else
+        UInt(pthread_self()) & ~flags
+        #endif
+    }
 }
 
 /// One operator's step, shared by all the nodes it makes: given a node's input, it computes the
@@ -238,7 +265,7 @@ final class Memo<Value>: @unchecked Sendable {
 extension LazyList {
     /// Computes head and tail if they are not known yet; returns the known bits.
     @inlinable @inline(__always)
-    func evaluate() -> UInt8 {
+    func evaluate() -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.all == Known.all { return bits }
         return evaluateSlowly(wantsHead: true, wantsTail: true)
@@ -246,7 +273,7 @@ extension LazyList {
 
     /// Computes the head if it is not known yet; returns the known bits.
     @inlinable @inline(__always)
-    func evaluateHead() -> UInt8 {
+    func evaluateHead() -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.head != 0 { return bits }
         return evaluateSlowly(wantsHead: true, wantsTail: false)
@@ -255,34 +282,48 @@ extension LazyList {
     /// Computes the tail if it is not known yet (and the head only when emptiness depends on it);
     /// returns the known bits.
     @inlinable @inline(__always)
-    func evaluateTail() -> UInt8 {
+    func evaluateTail() -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.tail != 0 { return bits }
         return evaluateSlowly(wantsHead: false, wantsTail: true)
     }
 
     @inlinable @inline(never)
-    func evaluateSlowly(wantsHead: Bool, wantsTail: Bool) -> UInt8 {
-        gate.withLock { _ in
-            var bits = known.load(ordering: .relaxed)
-            if let stage {
-                self.stage = nil
-                let input = upstream.unsafelyUnwrapped
-                upstream = nil
-                bits = settle(stage.step(input, stage), bits)
-            } else if let thunk {
-                self.thunk = nil
-                bits = settle(thunk(), bits)
-            } else if let parts = upstream {
-                bits = evaluateParts(parts, bits, wantsHead: wantsHead, wantsTail: wantsTail)
-            }
-            known.store(bits, ordering: .releasing)
+    func evaluateSlowly(wantsHead: Bool, wantsTail: Bool) -> UInt {
+        if let bits = gate.withLockIfAvailable({ _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail) }) {
             return bits
         }
+        // Another evaluation holds the gate: wait for it, unless it is this thread's own, further
+        // up its stack (a block pulling the node it computes), which would never end.
+        precondition(
+            known.load(ordering: .relaxed) & ~Known.flags != Known.evaluator,
+            "LazyList: a block pulled the very list it is computing (its head, tail or isEmpty); that would never end"
+        )
+        return gate.withLock { _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail) }
+    }
+
+    /// Runs what is due, as the owner of `gate`.
+    @inlinable
+    func evaluateLocked(wantsHead: Bool, wantsTail: Bool) -> UInt {
+        var bits = known.load(ordering: .relaxed)
+        known.store(bits | Known.evaluator, ordering: .relaxed)
+        if let stage {
+            self.stage = nil
+            let input = upstream.unsafelyUnwrapped
+            upstream = nil
+            bits = settle(stage.step(input, stage), bits)
+        } else if let thunk {
+            self.thunk = nil
+            bits = settle(thunk(), bits)
+        } else if let parts = upstream {
+            bits = evaluateParts(parts, bits, wantsHead: wantsHead, wantsTail: wantsTail)
+        }
+        known.store(bits, ordering: .releasing)
+        return bits
     }
 
     @inlinable @inline(__always)
-    func settle(_ result: consuming (Element, LazyList<Element>)?, _ bits: UInt8) -> UInt8 {
+    func settle(_ result: consuming (Element, LazyList<Element>)?, _ bits: UInt) -> UInt {
         guard let (head, tail) = result else { return bits | Known.all | Known.ended }
         storedHead = head
         storedTail = tail
@@ -292,7 +333,7 @@ extension LazyList {
     /// Runs what is due of ``init(head:tail:)``'s blocks: the head when asked for, or when the tail
     /// cannot run before emptiness is known (the dependency form); the tail when asked for.
     @usableFromInline
-    func evaluateParts(_ blocks: AnyObject, _ bits: UInt8, wantsHead: Bool, wantsTail: Bool) -> UInt8 {
+    func evaluateParts(_ blocks: AnyObject, _ bits: UInt, wantsHead: Bool, wantsTail: Bool) -> UInt {
         let parts = unsafeDowncast(blocks, to: Blocks.self)
         var bits = bits
         if bits & Known.head == 0, let head = parts.head, wantsHead || bits & Known.nonEmpty == 0 {
