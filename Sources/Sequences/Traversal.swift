@@ -60,7 +60,8 @@ extension LazyList: Sequence {
     /// of the tail (`start` at the end). Returns `start` for an empty list.
     ///
     /// Because `reduce` decides whether to look at `rest`, a right fold can stop early, even on an
-    /// infinite list. One that always looks nests one call per element.
+    /// infinite list. One that always looks nests one call per element, and so does any right
+    /// fold of an ``eager`` list, whose rest is computed at once.
     ///
     /// ```swift
     /// // the first element greater than 2, without evaluating the rest of an infinite list
