@@ -23,7 +23,17 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     }
 
     /// Receives a value.
+    @usableFromInline
     package func receive(_ value: Value) {}
+
+    /// A closure that receives this sink's values exactly as ``receive(_:)`` does until
+    /// ``cancel()`` or a terminal event comes, or `nil` (the default) when there is none.
+    ///
+    /// The owner of the delivery lock right above the sink may keep it for a run of values (a
+    /// ``Burst``) and call it instead of the sink, sparing the retain a call through a stored
+    /// closure costs each time: the run stops once the lock is closed, which comes before either.
+    @usableFromInline
+    package func valueHandler() -> ((Value) -> Void)? { nil }
 
     /// Receives an error; nothing is received after it.
     package func receive(error: Failure) {}
@@ -128,6 +138,10 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 
     package override func receive(_ value: Value) {
         next?(value)
+    }
+
+    package override func valueHandler() -> ((Value) -> Void)? {
+        next
     }
 
     package override func receive(error failure: Failure) {

@@ -19,6 +19,7 @@ import Synchronization
 /// Disposal closes the lock (``Disposable/isDisposed``, checked before each delivery) and then
 /// ``quiesce(_:)``s it: waits for a delivery under way on another thread, then lets go of the
 /// chain as the owner, when nothing can be running through it.
+@usableFromInline
 package class DeliveryLock: Disposable, Settling, @unchecked Sendable {
     private let mutex = Lock(())
     /// The ``DeliveryContext/id`` of the thread delivering now, or 0.

@@ -9,11 +9,13 @@ import Synchronization
 /// so they need no exclusivity checks at run time. The hot path touches nothing generic but this
 /// class's own parameters (`hasPending` stands for the queue), so unspecialized code needs no
 /// metadata lookup per event.
+@usableFromInline
 package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
     @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
     /// Events sent reentrantly by the delivering thread, delivered after the current one.
     @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
-    @exclusivity(unchecked) private var hasPending = false
+    /// Read by a ``Burst`` as the owner, after each value.
+    @usableFromInline @exclusivity(unchecked) private(set) var hasPending = false
     /// What a pending terminal event disposes before it is delivered.
     private var pendingSubscription: CompoundDisposable?
     /// Whether a terminal event has been delivered.
@@ -75,6 +77,39 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         }
     }
 
+    /// Sends the values `walk` gives in bursts, each as the lock's owner: see
+    /// ``Subscriber/sendNexts(_:)``. Unspecialized, and so out of the way of each value: only the
+    /// walk, and the ``Burst`` it is handed, run per value.
+    func sendBursts(from subscriber: Subscriber<Value, Failure>, _ walk: (borrowing Burst<Value, Failure>) -> Bool) -> Bool {
+        let subscription = subscriber.disposable
+        while !subscription.isDisposed {
+            var finished = false
+            var ran = false
+            let context = currentContext
+            let admission = perform(in: context) {
+                if !isDisposed {
+                    receiver.use { receiver in
+                        ran = true
+                        finished = walk(Burst(subscriber, self, receiver: receiver, length: Burst<Value, Failure>.capacity))
+                    }
+                }
+                // As after a value: what was sent reentrantly, then the chain's cancellation.
+                drainPending()
+            }
+            switch admission {
+            case .performed:
+                // An emptied slot: the subscription has ended, whether or not it is marked yet.
+                if !ran { return false }
+            case .ownedByThisThread, .busyElsewhere:
+                // One value the ordinary way: queued behind the delivery further up this thread's
+                // stack, or put off behind what this thread put off for this gate.
+                finished = walk(Burst(subscriber, self, receiver: nil, length: 1))
+            }
+            if finished { return true }
+        }
+        return false
+    }
+
     /// Drops the receiver once the sends put off for it have been delivered: nothing will send
     /// through this gate any more.
     func releaseReceiver() {
@@ -127,8 +162,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         if isDisposed { cancelReceiver() }
     }
 
-    @inline(never)
-    private func deliverPending() {
+    @usableFromInline @inline(never)
+    func deliverPending() {
         while let event = pending.popFirst() {
             hasPending = !pending.isEmpty
             if isDisposed || isEnded { break }
