@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Disposables
+import Signals
 import Synchronization
 
 /// An immutable, pull-driven, memoised list: RAC 2.5's `RACSequence`.
@@ -223,16 +224,15 @@ enum Known {
 @usableFromInline
 class Stage<Element>: @unchecked Sendable {
     @usableFromInline let step: (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?
-    /// For a stage that reads a collection (no block of the user's to run), a way to walk what an
+    /// For a stage that reads a collection (no block of the user's to run), a way to send what an
     /// unevaluated node would give without making nodes: given the node's input, read under its
-    /// gate, a walk over a copy of where the input stands. The walk calls its argument with each
-    /// element until it returns `false`, and returns whether it reached the end.
-    @usableFromInline let snapshot: ((_ upstream: AnyObject) -> (_ body: (Element) -> Bool) -> Bool)?
+    /// gate, a walk from where the input stands (see ``LazyList/unevaluatedWalk()``).
+    @usableFromInline let snapshot: ((_ upstream: AnyObject) -> (borrowing Burst<Element, Never>) -> Bool)?
 
     @inlinable
     init(
         _ step: @escaping (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?,
-        snapshot: ((_ upstream: AnyObject) -> (_ body: (Element) -> Bool) -> Bool)? = nil
+        snapshot: ((_ upstream: AnyObject) -> (borrowing Burst<Element, Never>) -> Bool)? = nil
     ) {
         self.step = step
         self.snapshot = snapshot
@@ -361,10 +361,15 @@ extension LazyList {
         known.load(ordering: .acquiring) & Known.all == Known.all
     }
 
-    /// A walk over what this node would give, without making nodes, when nothing is evaluated
-    /// from it and it reads a collection (see `Stage.snapshot`); else `nil`.
+    /// A walk that sends what this node would give, without making nodes, when nothing is
+    /// evaluated from it and it reads a collection (see `Stage.snapshot`); else `nil`.
+    ///
+    /// The walk is one for ``Signals/Subscriber/sendNexts(_:)``: each call sends elements while
+    /// the burst has room, computing each only once the burst allows it, and returns whether it
+    /// reached the end; the next call goes on from there. It is specialized where the list was
+    /// made, so an element's way to the subscriber's sink is a direct call.
     @inlinable
-    func unevaluatedWalk() -> ((_ body: (Element) -> Bool) -> Bool)? {
+    func unevaluatedWalk() -> ((borrowing Burst<Element, Never>) -> Bool)? {
         gate.withLock { _ in
             guard known.load(ordering: .relaxed) == 0, let snapshot = stage?.snapshot, let upstream else { return nil }
             return snapshot(upstream)

@@ -1,3 +1,5 @@
+import Signals
+
 /// What an iterator-backed list's nodes share: the iterator, advanced once per node.
 ///
 /// No lock: a node's step runs only once its previous node has been evaluated (the node did not
@@ -81,10 +83,18 @@ extension LazyList {
             },
             snapshot: { upstream in
                 let source = unsafeDowncast(upstream, to: CollectionSource<Elements>.self)
-                let rest = source.base[source.index...]
-                return { body in
-                    for element in rest where !body(element) { return false }
-                    return true
+                let base = source.base
+                var next = source.index
+                return { burst in
+                    // A local copy of the position: the captured one is boxed, and each access to
+                    // it would be checked for exclusivity.
+                    var index = next
+                    defer { next = index }
+                    return burst.send {
+                        guard index != base.endIndex else { return nil }
+                        defer { base.formIndex(after: &index) }
+                        return base[index]
+                    }
                 }
             }
         )

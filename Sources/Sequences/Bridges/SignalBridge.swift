@@ -50,18 +50,15 @@ extension LazyList {
     /// Sends every element to `subscriber` in a loop, then completes, stopping early once it is
     /// disposed. Evaluated nodes are read as they are; from a node nothing has evaluated that
     /// reads a collection, the collection is walked directly (the elements are the same, and
-    /// nothing is left to memoise for a list that is not evaluated).
+    /// nothing is left to memoise for a list that is not evaluated), in bursts
+    /// (``Signals/Subscriber/sendNexts(_:)``: the subscriber's delivery lock taken once for many
+    /// elements).
     @inlinable
     func send(to subscriber: Subscriber<Element, Never>) {
         var node = self
         while !subscriber.isDisposed {
             if !node.isEvaluated, let walk = node.unevaluatedWalk() {
-                let finished = walk { element in
-                    if subscriber.isDisposed { return false }
-                    subscriber.sendNext(element)
-                    return true
-                }
-                if finished { subscriber.sendCompleted() }
+                if subscriber.sendNexts(walk) { subscriber.sendCompleted() }
                 return
             }
             guard node.evaluate() & Known.ended == 0 else {
