@@ -2,6 +2,7 @@ import Disposables
 import Foundation
 import Schedulers
 import Signals
+import Synchronization
 
 extension LazyList {
     /// A signal that sends the elements on a new background scheduler, one per scheduler step,
@@ -48,16 +49,37 @@ extension LazyList {
     }
 
     /// Sends every element to `subscriber` in a loop, then completes, stopping early once it is
-    /// disposed. Evaluated nodes are read as they are; from a node nothing has evaluated that
-    /// reads a collection, the collection is walked directly (the elements are the same, and
-    /// nothing is left to memoise for a list that is not evaluated), in bursts
+    /// disposed. From a node nothing has evaluated that reads a collection, the collection is
+    /// walked directly (the elements are the same, and nothing is left to memoise for a list that
+    /// is not evaluated). Runs of evaluated nodes are read as they are. Both are sent in bursts
     /// (``Signals/Subscriber/sendNexts(_:)``: the subscriber's delivery lock taken once for many
-    /// elements).
+    /// elements); a node that must be evaluated is evaluated outside the lock (its block may run
+    /// any code, or wait for another thread), and its head sent on its own.
     @inlinable
     func send(to subscriber: Subscriber<Element, Never>) {
         var node = self
         while !subscriber.isDisposed {
-            if !node.isEvaluated, let walk = node.unevaluatedWalk() {
+            if node.isEvaluated {
+                // Up to the end or the first node not evaluated.
+                let sent = subscriber.sendNexts { burst in
+                    burst.send {
+                        let bits = node.known.load(ordering: .acquiring)
+                        guard bits & Known.all == Known.all, bits & Known.ended == 0 else { return nil }
+                        let (head, tail) = node.evaluatedParts
+                        node = tail
+                        return head
+                    }
+                }
+                guard sent else { return }
+                // Stopped at the end, or at a node to evaluate (which another thread may have
+                // evaluated meanwhile: the loop looks again).
+                if node.known.load(ordering: .acquiring) & Known.ended != 0 {
+                    subscriber.sendCompleted()
+                    return
+                }
+                continue
+            }
+            if let walk = node.unevaluatedWalk() {
                 if subscriber.sendNexts(walk) { subscriber.sendCompleted() }
                 return
             }
