@@ -16,7 +16,8 @@ import Disposables
 ///
 /// Only the walk it is lent may use a burst, and only while it runs: it is not copyable. Its
 /// methods are inlinable, so a walk specialized for its values delivers with direct calls and no
-/// metadata lookup; lent (not `inout`), its fields are called without a retain.
+/// metadata lookup, and ``send(from:)`` binds what it calls once per burst, so no value costs a
+/// retain.
 @usableFromInline
 package struct Burst<Value, Failure: Error>: ~Copyable {
     /// The most values one burst that owns the lock delivers before it is let go of.
@@ -55,8 +56,9 @@ package struct Burst<Value, Failure: Error>: ~Copyable {
     /// rest.
     @inlinable @inline(__always)
     package func send(from next: () -> Value?) -> Bool {
-        // Local copies, retained once for the burst: read from the burst's fields, each call would
-        // retain what it calls.
+        // Bound once for the burst, here and below: called through the burst's fields (an
+        // optional closure above all), each call would retain and release what it calls, which
+        // measured more than the rest of a value's way together.
         let subscription = subscriber.disposable
         let gate = gate
         guard let receiver else {
