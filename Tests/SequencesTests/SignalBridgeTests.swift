@@ -96,14 +96,7 @@ final class SignalBridgeTests: XCTestCase {
             XCTAssertEqual(LazyList(0..<100).signal(on: .immediate).toArray(), expected, context)
             XCTAssertEqual(LazyList(iterator: (0..<100).makeIterator()).signal(on: Scheduler.background()).toArray(), expected, context)
         }
-        check("main thread")
-        onAPlainThread { check("plain thread") }
-        let done = expectation(description: "queue block ran")
-        QueueScheduler(name: "bridge").schedule {
-            check("queue scheduler block")
-            done.fulfill()
-        }
-        wait(for: [done], timeout: 30)
+        inEveryThreadContext(check)
     }
 
     func testSignal_releasedEarly_letsGoOfTheList() {
@@ -208,14 +201,7 @@ final class SignalBridgeTests: XCTestCase {
             XCTAssertEqual(signal.lazyList.array, Array(0..<50), context)
             XCTAssertEqual(signal.lazyList.map { $0 * 2 }.signal(on: .immediate).toArray(), (0..<50).map { $0 * 2 }, context)
         }
-        check("main thread")
-        onAPlainThread { check("plain thread") }
-        let done = expectation(description: "queue block ran")
-        QueueScheduler(name: "lazyList").schedule {
-            check("queue scheduler block")
-            done.fulfill()
-        }
-        wait(for: [done], timeout: 30)
+        inEveryThreadContext(check)
     }
 
     func testLazyList_pulledFromEightThreads() {
@@ -230,5 +216,18 @@ final class SignalBridgeTests: XCTestCase {
             race(threads: 8) { _ in seen.record(list.array) }
             XCTAssertEqual(seen.values, Array(repeating: Array(0..<200), count: 8))
         }
+    }
+
+    /// Runs `check` on the main thread, on a plain `Thread` and inside a `QueueScheduler` block,
+    /// naming each.
+    func inEveryThreadContext(_ check: @escaping @Sendable (String) -> Void) {
+        check("main thread")
+        onAPlainThread { check("plain thread") }
+        let done = expectation(description: "queue block ran")
+        QueueScheduler(name: "contexts").schedule {
+            check("queue scheduler block")
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
     }
 }

@@ -7,8 +7,8 @@ extension LazyList {
     ///
     /// RAC 2.5: `-concat:`.
     public func concat(_ other: LazyList<Element>) -> LazyList<Element> {
-        let earlier = unevaluatedSegments ?? Segments(self, after: nil)
-        return LazyList(stage: ConcatStage(), upstream: Segments(other, after: earlier)).keepingEagerness(of: self)
+        let earlier = unevaluatedSegments ?? Lists(self, then: nil)
+        return LazyList(stage: ConcatStage(), upstream: Lists(other, then: earlier)).keepingEagerness(of: self)
     }
 
     /// The elements of each list in `lists`, one list after the other. `lists` is iterated now;
@@ -20,8 +20,8 @@ extension LazyList {
     ///
     /// RAC 2.5: `+concat:`.
     public static func concat(_ lists: some Sequence<LazyList<Element>>) -> LazyList<Element> {
-        var segments: Segments<Element>?
-        for list in lists { segments = Segments(list, after: segments) }
+        var segments: Lists<Element>?
+        for list in lists { segments = Lists(list, then: segments) }
         guard let segments else { return .empty }
         return LazyList(stage: ConcatStage(), upstream: segments)
     }
@@ -34,9 +34,9 @@ extension LazyList {
     }
 
     /// This node's lists when it is a `concat` that nothing has evaluated yet.
-    private var unevaluatedSegments: Segments<Element>? {
+    private var unevaluatedSegments: Lists<Element>? {
         gate.withLock { _ in
-            guard stage is ConcatStage<Element>, let segments = upstream as? Segments<Element> else { return nil }
+            guard stage is ConcatStage<Element>, let segments = upstream as? Lists<Element> else { return nil }
             return segments
         }
     }
@@ -44,29 +44,16 @@ extension LazyList {
     /// When this node is an unevaluated `concat` (or the rest of one), its first list and the lists
     /// after it, followed by `rest`: walking those gives the same elements as evaluating this node
     /// and then `rest`, without nesting one `concat` inside the other.
-    fileprivate func spliced(before rest: Parts<Element>?) -> (LazyList<Element>, Parts<Element>?)? {
+    fileprivate func spliced(before rest: Lists<Element>?) -> (LazyList<Element>, Lists<Element>?)? {
         let content: AnyObject? = gate.withLock { _ in stage is ConcatStage<Element> ? upstream : nil }
         guard let content else { return nil }
-        var lists: [LazyList<Element>] = []
-        if let segments = content as? Segments<Element> {
-            var segment: Segments<Element>? = segments
-            while let each = segment {
-                lists.append(each.list)
-                segment = each.earlier
-            }
-            lists.reverse()
-        } else {
-            let cursor = unsafeDowncast(content, to: ConcatCursor<Element>.self)
-            lists.append(cursor.current)
-            var part = cursor.rest
-            while let each = part {
-                lists.append(each.list)
-                part = each.next
-            }
+        if let segments = content as? Lists<Element> {
+            // An unevaluated concat's lists run from the last to the first.
+            let forward = segments.reversed(onto: rest).unsafelyUnwrapped
+            return (forward.list, forward.next)
         }
-        var joined = rest
-        for list in lists.dropFirst().reversed() { joined = Parts(list, then: joined) }
-        return (lists[0], joined)
+        let cursor = unsafeDowncast(content, to: ConcatCursor<Element>.self)
+        return (cursor.current, cursor.rest?.reversed(onto: nil)?.reversed(onto: rest) ?? rest)
     }
 
     /// The first element of `current`, or of the first non-empty list after it, and a node for
@@ -74,7 +61,7 @@ extension LazyList {
     /// however the `concat`s nest, a node is computed in a loop.
     fileprivate static func concatenating(
         _ current: LazyList<Element>,
-        then rest: Parts<Element>?,
+        then rest: Lists<Element>?,
         _ stage: Stage<Element>
     ) -> (Element, LazyList<Element>)? {
         var current = current
@@ -95,20 +82,15 @@ extension LazyList {
     }
 }
 
-/// The step of `concat`: its input is the ``Segments`` of an unevaluated `concat`, or the
+/// The step of `concat`: its input is the ``Lists`` of an unevaluated `concat`, or the
 /// ``ConcatCursor`` of the rest of one. A `concat` of such a node, or a `concat` that meets one
 /// among its lists, recognizes it by this class and opens it up.
 final class ConcatStage<Element>: Stage<Element>, @unchecked Sendable {
     init() {
         super.init { input, stage in
-            if let segments = input as? Segments<Element> {
-                var parts: Parts<Element>?
-                var segment: Segments<Element>? = segments
-                while let each = segment {
-                    parts = Parts(each.list, then: parts)
-                    segment = each.earlier
-                }
-                guard let first = parts else { return nil }
+            if let segments = input as? Lists<Element> {
+                // An unevaluated concat's lists run from the last to the first.
+                let first = segments.reversed(onto: nil).unsafelyUnwrapped
                 return LazyList.concatenating(first.list, then: first.next, stage)
             }
             let cursor = unsafeDowncast(input, to: ConcatCursor<Element>.self)
@@ -120,46 +102,36 @@ final class ConcatStage<Element>: Stage<Element>, @unchecked Sendable {
 /// Where the rest of a `concat` stands: in `current`, then the lists of `rest`.
 final class ConcatCursor<Element>: @unchecked Sendable {
     let current: LazyList<Element>
-    let rest: Parts<Element>?
+    let rest: Lists<Element>?
 
-    init(_ current: LazyList<Element>, then rest: Parts<Element>?) {
+    init(_ current: LazyList<Element>, then rest: Lists<Element>?) {
         self.current = current
         self.rest = rest
     }
 }
 
-/// The lists of an unevaluated `concat`, from the last to the first, so that adding one more to
-/// the end shares the others.
-final class Segments<Element>: @unchecked Sendable {
+/// A chain of lists. An unevaluated `concat` keeps its lists from the last to the first, so that
+/// a `concat` onto it shares them; the rest of one being walked keeps the lists still to come,
+/// from the next to the last, and each node of the result holds only what is after it.
+final class Lists<Element>: @unchecked Sendable {
     let list: LazyList<Element>
-    /// The lists before this one. Set at init; `deinit` takes it out to release a long chain in a
-    /// loop.
-    private(set) var earlier: Segments<Element>?
+    /// The rest of the chain. Set at init; `deinit` takes it out to release a long chain in a loop.
+    private(set) var next: Lists<Element>?
 
-    init(_ list: LazyList<Element>, after earlier: Segments<Element>?) {
-        self.list = list
-        self.earlier = earlier
-    }
-
-    deinit {
-        guard var next = earlier else { return }
-        earlier = nil
-        while isKnownUniquelyReferenced(&next), let after = next.earlier {
-            next.earlier = nil
-            next = after
-        }
-    }
-}
-
-/// The lists still to come in an evaluated `concat`, from the next to the last; each node of the
-/// result holds only what is after it.
-final class Parts<Element>: @unchecked Sendable {
-    let list: LazyList<Element>
-    private(set) var next: Parts<Element>?
-
-    init(_ list: LazyList<Element>, then next: Parts<Element>?) {
+    init(_ list: LazyList<Element>, then next: Lists<Element>?) {
         self.list = list
         self.next = next
+    }
+
+    /// This chain's lists in the opposite order, followed by `rest`.
+    func reversed(onto rest: Lists<Element>?) -> Lists<Element>? {
+        var result = rest
+        var link: Lists<Element>? = self
+        while let each = link {
+            result = Lists(each.list, then: result)
+            link = each.next
+        }
+        return result
     }
 
     deinit {
