@@ -87,13 +87,7 @@ final class SignalBridgeFastPathTests: XCTestCase {
         let pulls = Counter()
         let received = Recorder<Int>()
         let list = LazyList((0..<1_000_000).lazy.map { value -> Int in pulls.increment(); return value })
-        let box = DisposableBox()
-        let subscriber = Subscriber<Int, Never>(next: { value in
-            received.record(value)
-            if value == 5 { box.disposable?.dispose() }
-        })
-        box.disposable = subscriber.disposable
-        list.signal(on: .immediate).subscribe(subscriber)
+        list.signal(on: .immediate).subscribe(subscriber(recordingInto: received, disposingAt: 5))
         XCTAssertEqual(received.values, Array(0...5))
         XCTAssertEqual(pulls.value, 6, "an element was computed after the disposal")
 
@@ -118,13 +112,7 @@ final class SignalBridgeFastPathTests: XCTestCase {
         let list = LazyList(0..<1_000)
         _ = list.array
         let received = Recorder<Int>()
-        let box = DisposableBox()
-        let subscriber = Subscriber<Int, Never>(next: { value in
-            received.record(value)
-            if value == 300 { box.disposable?.dispose() }
-        })
-        box.disposable = subscriber.disposable
-        list.signal(on: .immediate).subscribe(subscriber)
+        list.signal(on: .immediate).subscribe(subscriber(recordingInto: received, disposingAt: 300))
         XCTAssertEqual(received.values, Array(0...300))
     }
 
@@ -203,5 +191,17 @@ final class SignalBridgeFastPathTests: XCTestCase {
             }
             XCTAssertEqual(results.values, Array(repeating: Array(0..<2_000), count: 4))
         }
+    }
+
+    /// A subscriber that records its values and disposes its own subscription from the callback
+    /// of `last`.
+    func subscriber(recordingInto received: Recorder<Int>, disposingAt last: Int) -> Subscriber<Int, Never> {
+        let box = DisposableBox()
+        let subscriber = Subscriber<Int, Never>(next: { value in
+            received.record(value)
+            if value == last { box.disposable?.dispose() }
+        })
+        box.disposable = subscriber.disposable
+        return subscriber
     }
 }
