@@ -21,9 +21,30 @@ enum Teardown {
     static let maximumDepth = 16
 
     /// One thread's nesting depth and queue.
+    ///
+    /// Only its own thread touches a frame. A release nested in another (set off by what the
+    /// outer one dropped) touches it between the outer release's own accesses: the queue is
+    /// changed only inside `enqueue` and `takeLast`, which are not inlined, so no access to it
+    /// spans a drop; the depth is an integer each nested release puts back as it found it. The
+    /// fields are not checked at run time, because the optimizer may merge the outer accesses
+    /// around a nested call, which the check would report as a conflict.
     final class Frame {
-        var depth = 0
-        var queued: [Any] = []
+        @exclusivity(unchecked) var depth = 0
+        @exclusivity(unchecked) private var queued: [Any] = []
+
+        var isEmpty: Bool { queued.isEmpty }
+
+        /// Queues `value`, to be released by the outermost release's loop.
+        @inline(never)
+        func enqueue(_ value: Any) {
+            queued.append(value)
+        }
+
+        /// The last queued value, out of the queue.
+        @inline(never)
+        func takeLast() -> Any {
+            queued.removeLast()
+        }
     }
 
     /// The per-thread `Frame`, retained by its slot and released when its thread ends.
@@ -57,16 +78,18 @@ enum Teardown {
     static func release<Value>(_ take: () -> Value) {
         let frame = frame
         if frame.depth >= maximumDepth {
-            frame.queued.append(take())
+            frame.enqueue(take())
             return
         }
         frame.depth += 1
         drop(take())
         frame.depth -= 1
         guard frame.depth == 0 else { return }
-        while !frame.queued.isEmpty {
+        while !frame.isEmpty {
             frame.depth = 1
-            _ = frame.queued.removeLast()
+            // Released inside `drop`, once the access that took it out of the queue has ended:
+            // what its release queues must not overlap that access.
+            drop(frame.takeLast())
             frame.depth = 0
         }
     }
