@@ -1,0 +1,34 @@
+import Dispatch
+import Foundation
+import Schedulers
+import Sequences
+import Signals
+import Synchronization
+import TestSupport
+import XCTest
+
+/// Defects found by a hostile review of `Sequences`, one test each, named after what broke.
+final class HostileReviewTests: XCTestCase {
+    // MARK: - Teardown
+
+    /// Release builds: `Teardown`'s queue was drained with `_ = frame.queued.removeLast()`, and the
+    /// optimizer released the removed value inside the access to `queued`; a chain deeper than
+    /// `maximumDepth` then queues from a deinit during that access: "Simultaneous accesses …,
+    /// but modification requires exclusive access", a trap. (DeepListTests'
+    /// `testMillionPrependedHeadTailNodes_releasedUnevaluated` traps the same way in release.)
+    func testReleasingADeepUnevaluatedChain_doesNotTrapOnAnExclusivityConflictInTheTeardownQueue() {
+        onAPlainThread(stackSize: 256 * 1024) {
+            var list = LazyList<Int>.empty
+            for value in 0..<20_000 {
+                let rest = list
+                list = LazyList(head: { value }, tail: { rest })
+            }
+            _ = list   // released unevaluated: 20,000 nested releases, most of them queued
+        }
+        onAPlainThread(stackSize: 256 * 1024) {
+            var list = LazyList(0...)
+            for _ in 0..<20_000 { list = list.map { $0 + 1 } }
+            _ = list
+        }
+    }
+}
