@@ -31,4 +31,15 @@ final class HostileReviewTests: XCTestCase {
             _ = list
         }
     }
+
+    // MARK: - zip
+
+    /// `LazyList.zip()` with no list was an endless list of `()` (its step never met an ended
+    /// list), where RAC 2.5's `+zip:` of no streams, and `LazyList.zip([])`, are empty.
+    func testZipOfNoLists_isEmptyNotAnEndlessListOfVoid() {
+        let zipped: LazyList<()> = LazyList.zip()
+        XCTAssertTrue(zipped.isEmpty)
+        XCTAssertEqual(zipped.take(3).array.count, 0)
+        XCTAssertTrue(LazyList<[Int]>.zip([LazyList<Int>]()).isEmpty)
+    }
 }

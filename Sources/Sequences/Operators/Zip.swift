@@ -17,7 +17,8 @@ extension LazyList {
         })
     }
 
-    /// Tuples of the n-th elements of every list; as long as the shortest.
+    /// Tuples of the n-th elements of every list; as long as the shortest, and empty when there is
+    /// no list.
     ///
     /// ```swift
     /// LazyList.zip(names, ages, cities)   // (name, age, city), …
@@ -26,7 +27,11 @@ extension LazyList {
     /// RAC 2.5: `+zip:`.
     public static func zip<each V>(_ lists: repeat LazyList<each V>) -> LazyList<(repeat each V)>
     where Element == (repeat each V) {
-        LazyList(step: {
+        // With no list, nothing ends the result: it would be an endless list of `()`.
+        var count = 0
+        for _ in repeat each lists { count += 1 }
+        guard count > 0 else { return .empty }
+        return LazyList(step: {
             for list in repeat each lists {
                 if list.evaluate() & Known.ended != 0 { return nil }
             }
