@@ -309,9 +309,10 @@ extension LazyList {
         known.store(bits | Known.evaluator, ordering: .relaxed)
         if let stage {
             self.stage = nil
-            let input = upstream.unsafelyUnwrapped
-            upstream = nil
-            bits = settle(stage.step(input, stage), bits)
+            // Handed over, not copied: a step that walks far along its input lets go of what it
+            // passes only if nothing here still holds where it started.
+            let input = upstream.take().unsafelyUnwrapped
+            bits = settle(stage.step(consume input, stage), bits)
         } else if let thunk {
             self.thunk = nil
             bits = settle(thunk(), bits)

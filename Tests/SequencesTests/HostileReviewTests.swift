@@ -42,4 +42,61 @@ final class HostileReviewTests: XCTestCase {
         XCTAssertEqual(zipped.take(3).array.count, 0)
         XCTAssertTrue(LazyList<[Int]>.zip([LazyList<Int>]()).isEmpty)
     }
+
+    // MARK: - Memory while a step walks a long run
+
+    /// The most elements of a 20,000-element list of `Tracked` alive at once while `make`'s list
+    /// is asked for its first element, which walks past all of them; nothing else holds the list.
+    /// `probe` is to be called with each element the step passes.
+    private func mostAliveWhileWalkingPast(
+        _ make: (LazyList<Tracked>, @escaping @Sendable () -> Void) -> LazyList<Tracked>
+    ) -> Int {
+        let live = Counter()
+        let most = Mutex(0)
+        let probe: @Sendable () -> Void = { most.withLock { $0 = max($0, live.value) } }
+        do {
+            _ = make(LazyList(0..<20_000).map { _ in Tracked(live) }, probe).isEmpty
+        }
+        XCTAssertEqual(live.value, 0)
+        return most.withLock { $0 }
+    }
+
+    /// The step kept its input (the node it started from, and through it every node it passed)
+    /// until it returned: the stage's input was copied into a local that stayed alive, and the
+    /// step's parameter was not consumed. Filter's own documentation promises the opposite.
+    func testFilterSkippingALongRun_letsGoOfTheNodesItPassed() {
+        let most = mostAliveWhileWalkingPast { list, probe in list.filter { _ in probe(); return false } }
+        XCTAssertLessThan(most, 100)
+    }
+
+    /// `skip(_:)` was a block capturing `self`: the block, held while it ran, kept every node it
+    /// skipped.
+    func testSkipCount_letsGoOfTheNodesItSkips() {
+        let most = mostAliveWhileWalkingPast { list, probe in list.map { probe(); return $0 }.skip(19_999) }
+        XCTAssertLessThan(most, 100)
+    }
+
+    /// `skip(while:)`: the same as `skip(_:)`.
+    func testSkipWhile_letsGoOfTheNodesItSkips() {
+        let most = mostAliveWhileWalkingPast { list, probe in list.skip(while: { _ in probe(); return true }) }
+        XCTAssertLessThan(most, 100)
+    }
+
+    /// `distinctUntilChanged`: a block capturing its source kept a whole run of equivalent
+    /// elements alive while it skipped it.
+    func testDistinctUntilChanged_letsGoOfARunOfEquivalentElementsAsItSkipsIt() {
+        let most = mostAliveWhileWalkingPast { list, probe in
+            list.distinctUntilChanged(by: { _, _ in probe(); return true }).skip(1)
+        }
+        XCTAssertLessThan(most, 100)
+    }
+
+    /// `bind`/`flattenMap`/`flatten`: a block capturing the source kept every source node behind a
+    /// long run of empty inner lists alive while it walked it.
+    func testFlattenMapOverALongRunOfEmptyInnerLists_letsGoOfTheSourceNodesItPasses() {
+        let most = mostAliveWhileWalkingPast { list, probe in
+            list.flattenMap { _ -> LazyList<Tracked> in probe(); return .empty }
+        }
+        XCTAssertLessThan(most, 100)
+    }
 }

@@ -53,18 +53,23 @@ extension LazyList {
     /// The rest of a bind: what is left of the current inner list, then the lists `block` gives
     /// for what is left of `source` (`nil` once the block has stopped). Walks empty inner lists in a
     /// loop; the block runs only when the current inner list is used up.
+    ///
+    /// Each node's input (a ``BindInput``) is handed over to the stage's step, so the source nodes
+    /// and empty inner lists a long run of them passes are let go of as the loop passes them.
     static func binding<Source>(
         source: LazyList<Source>?,
         current: LazyList<Element>?,
         _ block: @escaping (Source, inout Bool) -> LazyList<Element>?
     ) -> LazyList<Element> {
-        LazyList(step: {
-            var source = source
-            var current = current
+        let stage = Stage<Element> { upstream, stage in
+            let input = unsafeDowncast(consume upstream, to: BindInput<Source, Element>.self)
+            var source = input.source
+            var current = input.current
+            _ = consume input
             while true {
                 if let inner = current, inner.evaluate() & Known.ended == 0 {
                     let (head, tail) = inner.evaluatedParts
-                    return (head, binding(source: source, current: tail, block))
+                    return (head, LazyList(stage: stage, upstream: BindInput(source, tail)))
                 }
                 guard let values = source, values.evaluate() & Known.ended == 0 else { return nil }
                 let (value, rest) = values.evaluatedParts
@@ -73,6 +78,19 @@ extension LazyList {
                 current = next
                 source = stop ? nil : rest
             }
-        })
+        }
+        return LazyList(stage: stage, upstream: BindInput(source, current))
+    }
+}
+
+/// Where a bind node stands: what is left of the source (`nil` once the block has stopped) and of
+/// the current inner list.
+final class BindInput<Source, Element>: @unchecked Sendable {
+    let source: LazyList<Source>?
+    let current: LazyList<Element>?
+
+    init(_ source: LazyList<Source>?, _ current: LazyList<Element>?) {
+        self.source = source
+        self.current = current
     }
 }

@@ -4,22 +4,39 @@ extension LazyList {
     ///
     /// RAC 2.5: `-distinctUntilChanged` (with a custom equality).
     public func distinctUntilChanged(by isEquivalent: @escaping @Sendable (Element, Element) -> Bool) -> LazyList<Element> {
-        distinct(after: nil, isEquivalent).keepingEagerness(of: self)
+        distinct(isEquivalent).keepingEagerness(of: self)
     }
 
-    private func distinct(after previous: Element?, _ isEquivalent: @escaping (Element, Element) -> Bool) -> LazyList<Element> {
-        LazyList(step: {
-            var list = self
+    /// A stage whose input (a ``DistinctInput``) is handed over, so that a long run of equivalent
+    /// elements is let go of as the loop passes it, not kept until it ends.
+    private func distinct(_ isEquivalent: @escaping (Element, Element) -> Bool) -> LazyList<Element> {
+        let stage = Stage<Element> { upstream, stage in
+            let input = unsafeDowncast(consume upstream, to: DistinctInput<Element>.self)
+            var list = input.list
+            let previous = input.previous
+            _ = consume input
             while list.evaluate() & Known.ended == 0 {
                 let (head, tail) = list.evaluatedParts
                 if let previous, isEquivalent(previous, head) {
                     list = tail
                     continue
                 }
-                return (head, tail.distinct(after: head, isEquivalent))
+                return (head, LazyList(stage: stage, upstream: DistinctInput(tail, after: head)))
             }
             return nil
-        })
+        }
+        return LazyList(stage: stage, upstream: DistinctInput(self, after: nil))
+    }
+}
+
+/// Where a `distinctUntilChanged` node reads from, and the element before it (`nil` for the first).
+final class DistinctInput<Element>: @unchecked Sendable {
+    let list: LazyList<Element>
+    let previous: Element?
+
+    init(_ list: LazyList<Element>, after previous: Element?) {
+        self.list = list
+        self.previous = previous
     }
 }
 
@@ -32,6 +49,6 @@ extension LazyList where Element: Equatable {
     ///
     /// RAC 2.5: `-distinctUntilChanged`.
     public func distinctUntilChanged() -> LazyList<Element> {
-        distinct(after: nil, ==).keepingEagerness(of: self)
+        distinct(==).keepingEagerness(of: self)
     }
 }

@@ -12,7 +12,9 @@ extension LazyList {
     @inlinable
     func filtering(_ isIncluded: @escaping (Element) -> Bool) -> LazyList<Element> {
         let stage = Stage<Element> { upstream, stage in
-            var source = unsafeDowncast(upstream, to: LazyList<Element>.self)
+            // `consume`: the parameter would otherwise hold the first node, and through it every
+            // node the loop passes, until the step returns.
+            var source = unsafeDowncast(consume upstream, to: LazyList<Element>.self)
             while source.evaluate() & Known.ended == 0 {
                 let (head, tail) = source.evaluatedParts
                 if isIncluded(head) { return (head, LazyList(stage: stage, upstream: tail)) }

@@ -5,14 +5,17 @@ extension LazyList {
     public func skip(_ count: Int) -> LazyList<Element> {
         precondition(count >= 0, "LazyList.skip(_:) needs a count of zero or more, got \(count)")
         if count == 0 { return self }
-        return LazyList(step: {
-            var list = self
+        // A stage, not a block capturing `self`: its input is handed over, so the nodes skipped
+        // are let go of as the loop passes them, not all kept until it ends.
+        let stage = Stage<Element> { upstream, _ in
+            var list = unsafeDowncast(consume upstream, to: LazyList<Element>.self)
             for _ in 0..<count {
                 guard list.evaluate() & Known.ended == 0 else { return nil }
                 list = list.evaluatedParts.tail
             }
             return list.evaluate() & Known.ended == 0 ? list.evaluatedParts : nil
-        }).keepingEagerness(of: self)
+        }
+        return LazyList(stage: stage, upstream: self).keepingEagerness(of: self)
     }
 
     /// The first `count` elements of this list (all of them when it has fewer). Pulling the last of
@@ -70,14 +73,16 @@ extension LazyList {
     }
 
     private func skippingWhile(_ predicate: @escaping (Element) -> Bool) -> LazyList<Element> {
-        LazyList(step: {
-            var list = self
+        // A stage, as for `skip(_:)`: the skipped nodes go as the loop passes them.
+        let stage = Stage<Element> { upstream, _ in
+            var list = unsafeDowncast(consume upstream, to: LazyList<Element>.self)
             while list.evaluate() & Known.ended == 0 {
                 let (head, tail) = list.evaluatedParts
                 if !predicate(head) { return (head, tail) }
                 list = tail
             }
             return nil
-        })
+        }
+        return LazyList(stage: stage, upstream: self)
     }
 }
