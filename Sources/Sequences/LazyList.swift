@@ -28,8 +28,8 @@ import Synchronization
 ///
 /// Memory: a node holds its tail once it has been evaluated, so a list that stays referenced keeps
 /// everything evaluated from it. A node that nothing references is released at once, and a long
-/// evaluated chain is released in a loop, not by recursion. An iterator (`for … in`) holds only
-/// the node it stands on.
+/// chain is released with a bounded nesting of deinits (`Teardown`), not one per node. An iterator
+/// (`for … in`) holds only the node it stands on.
 ///
 /// Threads: a node's blocks run while it holds its own lock, so a block must not pull the node it
 /// is computing (that would be an infinite recursion in RAC 2.5 as well).
@@ -38,9 +38,10 @@ import Synchronization
 public final class LazyList<Element>: @unchecked Sendable {
     // Soundness of the unchecked fields below: every write happens under `gate` and before the
     // release store to `known` that publishes it, and a field is read either under `gate` or after
-    // an acquire load of `known` shows it published; published fields never change again, except
-    // that `deinit` empties the tail of a node only it references (see `takeTail()`). The fields
-    // need no exclusivity checks: no two accesses can overlap. Tested from several threads in
+    // an acquire load of `known` shows it published; published fields never change again while
+    // the node lives (`deinit` empties only the dying node: a weak reference can make a node that
+    // one thread alone strongly references reachable from another at any time). The fields need
+    // no exclusivity checks: no two accesses can overlap. Tested from several threads in
     // `MemoisationTests` under ThreadSanitizer and AddressSanitizer.
 
     // The fields are declared in this order to pack them: 88 bytes for a node of `Int`s.
@@ -138,16 +139,17 @@ public final class LazyList<Element>: @unchecked Sendable {
     }
 
     deinit {
-        // What computes an unevaluated node can hold a long chain of other unevaluated nodes.
+        // An evaluated tail can be the first of a long evaluated chain, and what computes an
+        // unevaluated node can hold a long chain of other unevaluated nodes: ``Teardown`` releases
+        // them with a bound on how deep the deinits nest. (Taking the tail out of a live node that
+        // only this thread strongly references, to release a chain in a loop, is not sound: a weak
+        // reference loaded on another thread meanwhile finds the node with its tail gone.)
         if stage != nil || upstream != nil || thunk != nil { Teardown.release(takeWork) }
-        // Release a long evaluated chain in a loop: take each uniquely held tail's own tail out
-        // before letting it go, so its deinit has nothing left to recurse into.
-        guard var next = storedTail else { return }
-        storedTail = nil
-        while isKnownUniquelyReferenced(&next) {
-            guard let after = next.takeTail() else { return }
-            next = after
-        }
+        // A tail that something else holds too is not released here (its field goes with the
+        // node's others). One only this node holds goes through `Teardown` as a plain object: a
+        // type that depends on `Element` would have `Teardown.release` run unspecialized, looking
+        // up its metadata on every call.
+        if isKnownUniquelyReferenced(&storedTail) { Teardown.release(takeTail) }
     }
 
     /// Takes out what computes this node, leaving nothing for its deinit to release, so that
@@ -161,18 +163,10 @@ public final class LazyList<Element>: @unchecked Sendable {
         return (stage, upstream, thunk)
     }
 
-    /// Takes the tail out of a node only the calling thread references (see `deinit`). Every
-    /// other thread that used the node has let go of it, so none can read the field meanwhile; the
-    /// gate orders this write after their reads for ThreadSanitizer.
-    func takeTail() -> LazyList<Element>? {
-        // No generic call touches the optional list (a generic result, `swap`): in unspecialized
-        // code each would look up the optional's metadata, per node.
-        var tail: LazyList<Element>?
-        gate.withLock { _ in
-            tail = storedTail
-            storedTail = nil
-        }
-        return tail
+    /// Takes out the tail, as ``takeWork()`` does what computes the node. Called by `deinit` only.
+    private func takeTail() -> AnyObject? {
+        defer { storedTail = nil }
+        return storedTail
     }
 
     /// The blocks of ``init(head:tail:)`` and ``init(dependency:head:tail:)``, each `nil` once it

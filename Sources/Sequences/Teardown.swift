@@ -6,16 +6,15 @@ import Musl
 import Darwin
 #endif
 
-/// Releases what a dying list node still held to compute itself (its blocks, and through them
-/// other lists), with a bound on how deep the deinits it sets off may nest.
+/// Releases what a dying list node still held (its evaluated tail, or what computes it: its blocks,
+/// and through them other lists), with a bound on how deep the deinits it sets off may nest.
 ///
-/// A chain of unevaluated nodes can be as long as the list: a million `LazyList(head:tail:)`
-/// prepended one to the other, or a million `concat`s, each holding the previous one in a block.
-/// Releasing the first would release the second from inside its deinit, and so on, a million
-/// frames deep. Here, past ``maximumDepth`` nested releases on a thread, a release is queued
-/// instead, and the outermost one on that thread works through the queue in a loop.
-///
-/// Evaluated chains need none of this: `LazyList.deinit` walks them in a loop.
+/// A chain of nodes can be as long as the list: a million evaluated nodes, each holding the next,
+/// a million `LazyList(head:tail:)` prepended one to the other, or a million `concat`s, each holding
+/// the previous one in a block. Releasing the first would release the second from inside its
+/// deinit, and so on, a million frames deep. Here, past ``maximumDepth`` nested releases on a
+/// thread, a release is queued instead, and the outermost one on that thread works through the
+/// queue in a loop.
 enum Teardown {
     /// How many releases may nest on one thread before the next is queued.
     static let maximumDepth = 16

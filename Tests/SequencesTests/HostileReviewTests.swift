@@ -99,4 +99,46 @@ final class HostileReviewTests: XCTestCase {
         }
         XCTAssertLessThan(most, 100)
     }
+
+    // MARK: - Weak references
+
+    /// `LazyList.deinit` released an evaluated chain by taking the tail out of each next node
+    /// while that node was still alive, once `isKnownUniquelyReferenced` said only it held the node.
+    /// That counts strong references only: a weak reference loaded on another thread meanwhile
+    /// got the node back with `Known.tail` set and no tail, and reading `tail` crashed
+    /// ("unsafelyUnwrapped of nil optional" in debug builds, a bad pointer dereference in release).
+    func testWeakReferenceLoadedWhileTheListIsReleasedOnAnotherThread_findsTheNodeIntact() {
+        final class Weak: @unchecked Sendable {
+            weak var node: LazyList<Int>?
+            init(_ node: LazyList<Int>) { self.node = node }
+        }
+        final class Holder: @unchecked Sendable {
+            var list: LazyList<Int>?
+        }
+        for _ in 0..<100 {
+            let holder = Holder()
+            var weak: [Weak] = []
+            do {
+                let list = LazyList(0..<2_000)
+                var node = list
+                while !node.isEmpty {
+                    weak.append(Weak(node))
+                    node = node.tail
+                }
+                holder.list = list
+            }
+            let references = weak
+            let tails = Counter()
+            race(threads: 2) { index in
+                if index == 0 {
+                    holder.list = nil   // the only strong reference to the chain
+                } else {
+                    for reference in references.reversed() {
+                        if let node = reference.node, node.tail.isEmpty || node.tail.head != nil { tails.increment() }
+                    }
+                }
+            }
+            XCTAssertTrue(references.allSatisfy { $0.node == nil })
+        }
+    }
 }

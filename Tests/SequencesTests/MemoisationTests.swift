@@ -101,7 +101,7 @@ final class MemoisationTests: XCTestCase {
 
     func testReleasingWhileOtherThreadsWalk_isSafe() {
         // Each thread walks its own reference to one list a different distance and drops it; the
-        // last one out releases the evaluated chain (in a loop), whatever thread that is.
+        // last one out releases the evaluated chain (through Teardown), whatever thread that is.
         for _ in 0..<50 {
             let boxes = (0..<8).map { _ in ListBox(.empty) }
             do {
