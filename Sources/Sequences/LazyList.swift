@@ -288,12 +288,31 @@ extension LazyList {
             return bits
         }
         // Another evaluation holds the gate: wait for it, unless it is this thread's own, further
-        // up its stack (a block pulling the node it computes), which would never end.
-        precondition(
-            known.load(ordering: .relaxed) & ~Known.flags != Known.evaluator,
-            "LazyList: a block pulled the very list it is computing (its head, tail or isEmpty); that would never end"
-        )
+        // up its stack (a block pulling the node it computes).
+        if known.load(ordering: .relaxed) & ~Known.flags == Known.evaluator {
+            return evaluateReentrantly(wantsHead: wantsHead, wantsTail: wantsTail)
+        }
         return gate.withLock { _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail) }
+    }
+
+    /// Evaluates, for a block of this node that this thread is running (it holds the gate further
+    /// up its stack), the other block: as RAC 2.5's recursive lock allows, a tail block may read its
+    /// own list's head, and a head block its tail. A block that needs its own result, or a step
+    /// that needs its own node, would never end: that stops with a message.
+    @usableFromInline
+    func evaluateReentrantly(wantsHead: Bool, wantsTail: Bool) -> UInt {
+        let bits = known.load(ordering: .relaxed) & Known.flags
+        precondition(
+            stage == nil && thunk == nil && upstream is Blocks,
+            "LazyList: an operator's block pulled the very list it is computing; that would never end"
+        )
+        let now = evaluateParts(upstream.unsafelyUnwrapped, bits, wantsHead: wantsHead, wantsTail: wantsTail)
+        precondition(
+            (!wantsHead || now & Known.head != 0) && (!wantsTail || now & Known.tail != 0),
+            "LazyList: a head or tail block pulled the very part of its list it is computing; that would never end"
+        )
+        known.store(now | Known.evaluator, ordering: .releasing)
+        return now
     }
 
     /// Runs what is due, as the owner of `gate`.
@@ -333,7 +352,10 @@ extension LazyList {
         var bits = bits
         if bits & Known.head == 0, let head = parts.head, wantsHead || bits & Known.nonEmpty == 0 {
             parts.head = nil
-            if let value = head() {
+            let value = head()
+            // The block may have evaluated the tail meanwhile (`evaluateReentrantly`).
+            bits = known.load(ordering: .relaxed) & Known.flags
+            if let value {
                 storedHead = value
                 bits |= Known.head | Known.nonEmpty
             } else {
@@ -343,7 +365,10 @@ extension LazyList {
         }
         if wantsTail, bits & Known.tail == 0, let tail = parts.tail {
             parts.tail = nil
-            storedTail = tail()
+            let list = tail()
+            // The block may have evaluated the head meanwhile (`evaluateReentrantly`).
+            bits = known.load(ordering: .relaxed) & Known.flags
+            storedTail = list
             bits |= Known.tail
         }
         if parts.head == nil, parts.tail == nil { upstream = nil }
