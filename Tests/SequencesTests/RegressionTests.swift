@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// Defects found by a hostile review of `Sequences`, one test each, named after what broke.
-final class HostileReviewTests: XCTestCase {
+final class RegressionTests: XCTestCase {
     // MARK: - Teardown
 
     /// Release builds: `Teardown`'s queue was drained with `_ = frame.queued.removeLast()`, and the
@@ -170,13 +170,13 @@ final class HostileReviewTests: XCTestCase {
         box.list = nil
     }
 
-    private let childVariable = "SEQUENCES_HOSTILE_REVIEW_CHILD"
+    private let childVariable = "SEQUENCES_REGRESSION_CHILD"
 
     /// Runs one test of this class in a new process of this test binary, and waits (30 s at most).
     private func runInAChildProcess(test: String) throws -> (reason: Process.TerminationReason, status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["SequencesTests.HostileReviewTests/\(test)"]
+        process.arguments = ["SequencesTests.RegressionTests/\(test)"]
         var environment = ProcessInfo.processInfo.environment
         environment[childVariable] = "1"
         process.environment = environment
