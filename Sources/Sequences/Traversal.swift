@@ -81,7 +81,8 @@ extension LazyList: Sequence {
         return reduce(head, evaluatesEagerly ? rest.evaluatedRest() : rest)
     }
 
-    /// Whether some element passes `predicate`; stops at the first that does.
+    /// Whether some element passes `predicate`; stops at the first that does (on an ``eager``
+    /// list, tests them all, as ``first(passing:)`` does).
     ///
     /// RAC 2.5: `-any:`.
     @inlinable
@@ -99,15 +100,20 @@ extension LazyList: Sequence {
     }
 
     /// The first element that passes `predicate`, or `nil`; evaluates no further than that element.
+    /// On an ``eager`` list, `predicate` tests every element, as RAC 2.5's eager `filter` (which
+    /// `-objectPassingTest:` uses) does.
     ///
     /// RAC 2.5: `-objectPassingTest:`.
     @inlinable
     public func first(passing predicate: (Element) throws -> Bool) rethrows -> Element? {
+        var found: Element?
         var iterator = makeIterator()
         while let element = iterator.next() {
-            if try predicate(element) { return element }
+            guard try predicate(element), found == nil else { continue }
+            found = element
+            if !evaluatesEagerly { break }
         }
-        return nil
+        return found
     }
 }
 

@@ -238,6 +238,15 @@ final class LazyListTests: XCTestCase {
         XCTAssertEqual(list.first(passing: { $0 > 0 }), 1)
         XCTAssertNil(list.first(passing: { $0 < 0 }))
         XCTAssertEqual(LazyList(0...).first(passing: { $0 * $0 > 50 }), 8)
+        var tested = 0
+        XCTAssertEqual(list.first(passing: { tested += 1; return $0 > 0 }), 1)
+        XCTAssertEqual(tested, 2, "a lazy list stops at the match")
+        tested = 0
+        XCTAssertEqual(list.eager.first(passing: { tested += 1; return $0 > 0 }), 1)
+        XCTAssertEqual(tested, 3, "an eager list tests every element, as RAC's eager filter does")
+        tested = 0
+        XCTAssertTrue(list.eager.any { tested += 1; return $0 == 0 })
+        XCTAssertEqual(tested, 3)
     }
 
     // MARK: - Eager and lazy
