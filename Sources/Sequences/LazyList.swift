@@ -31,8 +31,10 @@ import Synchronization
 /// chain is released with a bounded nesting of deinits (`Teardown`), not one per node. An iterator
 /// (`for … in`) holds only the node it stands on.
 ///
-/// Threads: a node's blocks run while it holds its own lock, so a block must not pull the node it
-/// is computing (that would be an infinite recursion in RAC 2.5 as well).
+/// Threads: a node's blocks run while it holds its own lock, so a second thread pulling the same
+/// node waits for them. As RAC 2.5's recursive lock allows, a head block may read its own list's
+/// tail, and a tail block its head; a block that needs its own result (or an operator's block its
+/// own node) would never end, and stops with a precondition failure.
 ///
 /// RAC 2.5: `RACSequence` (`RACDynamicSequence`, `RACArraySequence`, `RACEagerSequence`, …).
 public final class LazyList<Element>: @unchecked Sendable {
