@@ -44,7 +44,7 @@ public final class LazyList<Element>: @unchecked Sendable {
     // the node lives (`deinit` empties only the dying node: a weak reference can make a node that
     // one thread alone strongly references reachable from another at any time). The fields need
     // no exclusivity checks: no two accesses can overlap. Tested from several threads in
-    // `MemoisationTests` under ThreadSanitizer and AddressSanitizer.
+    // `MemoisationTests` and `RegressionTests` under ThreadSanitizer and AddressSanitizer.
 
     // The fields are declared in this order to pack them: 88 bytes for a node of `Int`s.
 
@@ -55,8 +55,9 @@ public final class LazyList<Element>: @unchecked Sendable {
     /// Whether operators on this list evaluate at once (``eager``), as `RACEagerSequence` does.
     @usableFromInline let evaluatesEagerly: Bool
     /// What is known about this node (``Known``), and in the bits above them, while a thread
-    /// evaluates the node, which thread (``Known/evaluator``): a block that pulls the node it
-    /// computes then fails with a message instead of locking its own gate again.
+    /// evaluates the node, which thread (``Known/evaluator``): a block that pulls its own node
+    /// then evaluates the node's other block in place, or fails with a message, instead of
+    /// locking its own gate again (`evaluateReentrantly`).
     @usableFromInline let known: Atomic<UInt>
     /// How to compute head and tail together, from `upstream` (see ``Stage``); `nil` once run.
     @usableFromInline @exclusivity(unchecked) var stage: Stage<Element>?
