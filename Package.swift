@@ -15,7 +15,7 @@ let modules: [(name: String, dependencies: [String])] = [
 ]
 
 /// Modules whose issue has landed, and so have a test target of their own.
-let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects"]
+let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]
 
 let package = Package(
     name: "ReactiveCocoaSwift",
@@ -35,7 +35,7 @@ let package = Package(
         )
     } + [
         .target(name: "TestSupport", dependencies: ["Disposables", "Schedulers", "Signals"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: modules.map { .target(name: $0.name) },

@@ -1,0 +1,179 @@
+import Dispatch
+import Disposables
+import Schedulers
+import Signals
+import Subjects
+
+/// An execution's signal on `executionSignals`, with its number, so that each subscriber sees only
+/// the executions that started after it subscribed.
+struct StartedExecution<Output>: Sendable {
+    let index: UInt64
+    let signal: Signal<Output, Never>
+}
+
+/// What a command shares with its signals and executions: the state, the hot subjects behind
+/// `executionSignals`, `executing`, `enabled` and `errors`, and their delivery on the main queue.
+///
+/// The command holds it; the signals it gives out and the executions still running hold only the
+/// subjects they need, or the core weakly. It lives on, once the command is released, only until
+/// the main queue has sent the last events and completed every subject.
+///
+/// Every event for those signals goes through ``CommandState/pending`` and is sent by one block on
+/// the main queue at a time (`drain()`), outside the lock, in the order it was queued: so changes
+/// made on any thread reach the main thread in the order they were made, with one main-queue hop
+/// for however many events are waiting.
+final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
+    private let state = Lock(CommandState<Output, Failure>())
+
+    let executionSubject = Subject<StartedExecution<Output>, Never>()
+    let executingSubject = ReplaySubject<Bool, Never>(capacity: 1)
+    let enabledSubject = ReplaySubject<Bool, Never>(capacity: 1)
+    let errorsSubject = Subject<Failure, Never>()
+
+    /// How many events one main-queue block sends at most before it lets other main-queue work
+    /// run and queues another for the rest (events that executions add while it runs included).
+    private static var drainBudget: Int { 1_024 }
+
+    init() {
+        executingSubject.sendNext(false)
+    }
+
+    /// Sends `enabled`'s first value, from the state as it is now.
+    ///
+    /// Sent under the lock, so that no change queued by another thread (the caller's enabled
+    /// signal may send anywhere) can reach the subject before it. No user code runs: `enabled` is
+    /// not given out before the command's init returns, so the subject has no subscriber yet.
+    func publishInitialEnabled() {
+        state.withLock { state in
+            enabledSubject.sendNext(state.publishInitialEnabled())
+        }
+    }
+
+    /// How many executions have started so far.
+    var startedCount: UInt64 {
+        state.withLock { $0.started }
+    }
+
+    var allowsConcurrentExecution: Bool {
+        state.withLock { $0.allowsConcurrentExecution }
+    }
+
+    func setAllowsConcurrentExecution(_ value: Bool) {
+        update { $0.setAllowsConcurrentExecution(value) }
+    }
+
+    func setEnabledInput(_ value: Bool) {
+        update { $0.setEnabledInput(value) }
+    }
+
+    /// Starts an execution if the command is enabled, in one step with the check.
+    ///
+    /// - Returns: The execution's index, or `nil` when the command is not enabled.
+    func begin() -> UInt64? {
+        update { $0.begin() }
+    }
+
+    /// Queues execution `index` for `executionSignals` and its subscription, on the main queue.
+    func start(_ index: UInt64, _ source: Signal<Output, Failure>, _ execution: CommandExecution<Output, Failure>) {
+        let started = StartedExecution(index: index, signal: execution.results.catch(to: Signal<Output, Never>.empty))
+        update { state in
+            state.queue(.started(started))
+            state.queue(.subscribe(source, execution))
+        }
+    }
+
+    /// An execution ended, with `error` if it failed.
+    func end(failing error: Failure?) {
+        update { $0.end(failing: error) }
+    }
+
+    /// The command was released: every signal completes on the main queue, after the events
+    /// queued before.
+    func finish() {
+        update { $0.finish() }
+    }
+
+    /// Changes the state with `change`, then queues a main-queue block if the change queued the
+    /// first events for the main thread since the last block finished.
+    private func update<Result>(_ change: (inout CommandState<Output, Failure>) -> Result) -> Result {
+        let (result, mustDrain) = state.withLock { state in
+            let result = change(&state)
+            return (result, state.claimDrain())
+        }
+        if mustDrain { scheduleDrain() }
+        return result
+    }
+
+    private func scheduleDrain() {
+        DispatchQueue.main.async { self.drain() }
+    }
+
+    /// Sends the pending events on the main thread, with ``Scheduler/main`` as the current
+    /// scheduler (an execution is subscribed here), until there are none or the budget is spent.
+    private func drain() {
+        Scheduler.main.performAsCurrentScheduler {
+            var sent = 0
+            while let events = state.withLock({ $0.takePending() }) {
+                for event in events { send(event) }
+                sent += events.count
+                if sent >= Self.drainBudget {
+                    // Still draining, in the state: the next block takes what is pending.
+                    scheduleDrain()
+                    return
+                }
+            }
+        }
+    }
+
+    private func send(_ event: CommandEvent<Output, Failure>) {
+        switch event {
+        case let .executing(value):
+            executingSubject.sendNext(value)
+        case let .enabled(value):
+            enabledSubject.sendNext(value)
+        case let .started(execution):
+            executionSubject.sendNext(execution)
+        case let .subscribe(source, execution):
+            source.subscribe(execution)
+        case let .failed(error):
+            errorsSubject.sendNext(error)
+        case .finished:
+            executionSubject.sendCompleted()
+            executingSubject.sendCompleted()
+            enabledSubject.sendCompleted()
+            errorsSubject.sendCompleted()
+        }
+    }
+}
+
+/// One execution's subscriber: it passes the events of the execution's signal on to `results`,
+/// the replay subject that `execute` returned and `executionSignals` sent, and tells the command
+/// when the execution ends, before its subscribers hear of it (so a subscriber may execute the
+/// command again from its completion).
+final class CommandExecution<Output, Failure: Error>: SubscriberProtocol, @unchecked Sendable {
+    let results = ReplaySubject<Output, Failure>()
+    /// Weak: an execution still running when the command is released does not keep it.
+    private weak let core: CommandCore<Output, Failure>?
+
+    init(core: CommandCore<Output, Failure>) {
+        self.core = core
+    }
+
+    func sendNext(_ value: Output) {
+        results.sendNext(value)
+    }
+
+    func sendError(_ error: Failure) {
+        core?.end(failing: error)
+        results.sendError(error)
+    }
+
+    func sendCompleted() {
+        core?.end(failing: nil)
+        results.sendCompleted()
+    }
+
+    func didSubscribe(with disposable: CompoundDisposable) {
+        results.didSubscribe(with: disposable)
+    }
+}

@@ -1,0 +1,133 @@
+import Signals
+
+/// What a command's main-thread delivery has to send, in order.
+enum CommandEvent<Output, Failure: Error> {
+    /// `executing` changed.
+    case executing(Bool)
+    /// `enabled` changed.
+    case enabled(Bool)
+    /// An execution started: send its signal on `executionSignals`.
+    case started(StartedExecution<Output>)
+    /// Subscribe `execution` to the signal the signal block made: the execution's work starts.
+    case subscribe(Signal<Output, Failure>, CommandExecution<Output, Failure>)
+    /// An execution failed: send the error on `errors`.
+    case failed(Failure)
+    /// The command was released: complete every signal.
+    case finished
+}
+
+/// A command's state, as a pure state machine: each change queues, in ``pending``, the events the
+/// main thread must send. The command's core keeps it under its lock, and sends what it takes out
+/// of it after unlocking, on the main queue, one block at a time (``claimDrain()``,
+/// ``takePending()``).
+///
+/// `executing` and `enabled` are sent only when they change: ``sentExecuting`` and ``sentEnabled``
+/// are the last values queued for them (events are sent in the order they are queued, so these
+/// are what a subscriber has last seen, or will have, once the queue is sent).
+struct CommandState<Output, Failure: Error> {
+    /// The latest value of the caller's enabled signal; `true` until it sends one.
+    private(set) var enabledInput = true
+    /// Whether executions may overlap.
+    private(set) var allowsConcurrentExecution = false
+    /// Executions started and not yet ended.
+    private(set) var running = 0
+    /// How many executions have started: the next one's index.
+    private(set) var started: UInt64 = 0
+    /// Whether the command was released: nothing more is queued.
+    private(set) var isFinished = false
+    private(set) var sentExecuting = false
+    /// `nil` until the initial value is sent (`publishInitialEnabled()`): until then changes are
+    /// not queued, the initial value will show them.
+    private(set) var sentEnabled: Bool?
+    /// The events the main thread has yet to send, in order.
+    private(set) var pending: [CommandEvent<Output, Failure>] = []
+    /// Whether a main-queue block that will send ``pending`` is queued or running.
+    private(set) var isDraining = false
+
+    /// Whether an execution may start now: RAC 2.5's `immediateEnabled`.
+    var isEnabled: Bool {
+        enabledInput && (allowsConcurrentExecution || running == 0)
+    }
+
+    /// `enabled`'s first value, which init sends itself; later changes are queued.
+    mutating func publishInitialEnabled() -> Bool {
+        let enabled = isEnabled
+        sentEnabled = enabled
+        return enabled
+    }
+
+    /// Starts an execution if the command is enabled, in one step with the check: returns its
+    /// index, or `nil` when the command is not enabled (nothing changes then).
+    mutating func begin() -> UInt64? {
+        guard !isFinished, isEnabled else { return nil }
+        running += 1
+        started += 1
+        queueChanges()
+        return started - 1
+    }
+
+    /// An execution ended, with `error` if it failed: the error is queued for `errors`, then the
+    /// changes of `executing` and `enabled`.
+    mutating func end(failing error: Failure?) {
+        precondition(running > 0, "Command: an execution ended that had not begun")
+        running -= 1
+        if let error { queue(.failed(error)) }
+        queueChanges()
+    }
+
+    /// The caller's enabled signal sent `value`.
+    mutating func setEnabledInput(_ value: Bool) {
+        enabledInput = value
+        queueChanges()
+    }
+
+    mutating func setAllowsConcurrentExecution(_ value: Bool) {
+        allowsConcurrentExecution = value
+        queueChanges()
+    }
+
+    /// The command was released: `finished` is queued, and nothing after it.
+    mutating func finish() {
+        queue(.finished)
+        isFinished = true
+    }
+
+    /// Queues `event` for the main thread; ignored once finished.
+    mutating func queue(_ event: CommandEvent<Output, Failure>) {
+        guard !isFinished else { return }
+        pending.append(event)
+    }
+
+    /// Whether the caller must queue a main-queue block to send the pending events: `true` once
+    /// for events queued while no block was queued or running.
+    mutating func claimDrain() -> Bool {
+        guard !pending.isEmpty, !isDraining else { return false }
+        isDraining = true
+        return true
+    }
+
+    /// Takes the events to send, in order, or returns `nil` and stops draining when there are
+    /// none.
+    mutating func takePending() -> [CommandEvent<Output, Failure>]? {
+        guard !pending.isEmpty else {
+            isDraining = false
+            return nil
+        }
+        let events = pending
+        pending = []
+        return events
+    }
+
+    /// Queues `executing` and `enabled` where they changed.
+    private mutating func queueChanges() {
+        let executing = running > 0
+        if executing != sentExecuting {
+            sentExecuting = executing
+            queue(.executing(executing))
+        }
+        if let sent = sentEnabled, isEnabled != sent {
+            sentEnabled = isEnabled
+            queue(.enabled(isEnabled))
+        }
+    }
+}
