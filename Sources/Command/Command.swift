@@ -71,7 +71,8 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// RAC 2.5: `errors`.
     public let errors: Signal<Failure, Never>
 
-    private let core: CommandCore<Output, Failure>
+    /// Internal for the tests' lifetime checks.
+    let core: CommandCore<Output, Failure>
     private let signalBlock: @Sendable (Input) -> Signal<Output, Failure>
     /// The subscription to the enabled signal given to init, disposed when the command goes.
     private let enabledSubscription: Disposable?
