@@ -33,7 +33,9 @@ struct CommandState<Output, Failure: Error> {
     private(set) var running = 0
     /// How many executions have started: the next one's index.
     private(set) var started: UInt64 = 0
-    /// Whether the command was released: nothing more is queued.
+    /// Whether the command was released: `finished` is pending, always last.
+    private(set) var isFinishing = false
+    /// Whether `finished` has been taken to be sent: nothing more is queued.
     private(set) var isFinished = false
     private(set) var sentExecuting = false
     /// `nil` until the initial value is sent (`publishInitialEnabled()`): until then changes are
@@ -59,7 +61,7 @@ struct CommandState<Output, Failure: Error> {
     /// Starts an execution if the command is enabled, in one step with the check: returns its
     /// index, or `nil` when the command is not enabled (nothing changes then).
     mutating func begin() -> UInt64? {
-        guard !isFinished, isEnabled else { return nil }
+        guard !isFinishing, isEnabled else { return nil }
         running += 1
         started += 1
         queueChanges()
@@ -86,16 +88,25 @@ struct CommandState<Output, Failure: Error> {
         queueChanges()
     }
 
-    /// The command was released: `finished` is queued, and nothing after it.
+    /// The command was released: `finished` is queued, to be sent after everything else queued
+    /// until it is taken, alone, by the block that sends it (so an execution that the events
+    /// before it subscribe, and that ends at once, still shows on `executing`, `enabled` and
+    /// `errors`); nothing is queued after that.
     mutating func finish() {
-        queue(.finished)
-        isFinished = true
+        guard !isFinishing else { return }
+        isFinishing = true
+        pending.append(.finished)
     }
 
-    /// Queues `event` for the main thread; ignored once finished.
+    /// Queues `event` for the main thread: last, or just before `finished` while that waits;
+    /// ignored once `finished` has been taken.
     mutating func queue(_ event: CommandEvent<Output, Failure>) {
         guard !isFinished else { return }
-        pending.append(event)
+        if isFinishing {
+            pending.insert(event, at: pending.endIndex - 1)
+        } else {
+            pending.append(event)
+        }
     }
 
     /// Whether the caller must queue a main-queue block to send the pending events: `true` once
@@ -112,6 +123,16 @@ struct CommandState<Output, Failure: Error> {
         guard !pending.isEmpty else {
             isDraining = false
             return nil
+        }
+        if isFinishing {
+            // `finished` is last, and goes alone, so that what the events before it cause (an
+            // execution subscribed there may end at once) is still sent before it.
+            guard pending.count == 1 else {
+                let events = Array(pending.dropLast())
+                pending.removeFirst(events.count)
+                return events
+            }
+            isFinished = true
         }
         let events = pending
         pending = []

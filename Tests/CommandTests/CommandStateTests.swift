@@ -120,14 +120,35 @@ final class CommandStateTests: XCTestCase {
         XCTAssertTrue(state.claimDrain(), "a new block for what came after it stopped")
     }
 
-    func testFinish_queuesFinishedLastAndThenNothing() {
+    func testFinish_keepsFinishedLastUntilTakenThenQueuesNothing() {
         var state = started()
         _ = state.begin()
         state.finish()
-        XCTAssertNil(state.begin(), "a finished command starts nothing")
+        XCTAssertNil(state.begin(), "a released command starts nothing")
+        // An execution ending before `finished` is sent still shows, before it.
         state.end(failing: .first)
         state.setEnabledInput(false)
-        XCTAssertEqual(take(&state), ["executing true", "enabled false", "finished"])
+        XCTAssertEqual(take(&state), ["executing true", "enabled false", "failed first", "executing false", "enabled true", "enabled false"])
+        XCTAssertFalse(state.isFinished)
+        XCTAssertEqual(take(&state), ["finished"])
         XCTAssertTrue(state.isFinished)
+        state.setEnabledInput(true)
+        state.setAllowsConcurrentExecution(true)
+        XCTAssertNil(state.takePending())
+    }
+
+    func testFinish_eventsQueuedAfterFinishedWasTakenAreDropped() {
+        var state = started()
+        _ = state.begin()
+        state.finish()
+        XCTAssertEqual(take(&state), ["executing true", "enabled false"])
+        // What the batch before `finished` causes still comes before it.
+        state.end(failing: nil)
+        XCTAssertEqual(take(&state), ["executing false", "enabled true"])
+        XCTAssertEqual(take(&state), ["finished"])
+        _ = state.begin()
+        state.end(failing: .second)
+        XCTAssertNil(state.takePending())
+        XCTAssertFalse(state.claimDrain())
     }
 }
