@@ -6,9 +6,16 @@ import Subjects
 
 /// An execution's signal on `executionSignals`, with its number, so that each subscriber sees only
 /// the executions that started after it subscribed.
+@usableFromInline
 struct StartedExecution<Output>: Sendable {
-    let index: UInt64
-    let signal: Signal<Output, Never>
+    @usableFromInline let index: UInt64
+    @usableFromInline let signal: Signal<Output, Never>
+
+    @inlinable
+    init(index: UInt64, signal: Signal<Output, Never>) {
+        self.index = index
+        self.signal = signal
+    }
 }
 
 /// What a command shares with its signals and executions: the state, the hot subjects behind
@@ -22,17 +29,22 @@ struct StartedExecution<Output>: Sendable {
 /// the main queue at a time (`drain()`), outside the lock, in the order it was queued: so changes
 /// made on any thread reach the main thread in the order they were made, with one main-queue hop
 /// for however many events are waiting.
+///
+/// The path of an execution is `@usableFromInline` and `@inlinable`, so that a command's client
+/// specializes it for its types (see ``Command``).
+@usableFromInline
 final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
-    private let state = Lock(CommandState<Output, Failure>())
+    @usableFromInline let state = Lock(CommandState<Output, Failure>())
 
-    let executionSubject = Subject<StartedExecution<Output>, Never>()
-    let executingSubject = ReplaySubject<Bool, Never>(capacity: 1)
-    let enabledSubject = ReplaySubject<Bool, Never>(capacity: 1)
-    let errorsSubject = Subject<Failure, Never>()
+    @usableFromInline let executionSubject = Subject<StartedExecution<Output>, Never>()
+    @usableFromInline let executingSubject = ReplaySubject<Bool, Never>(capacity: 1)
+    @usableFromInline let enabledSubject = ReplaySubject<Bool, Never>(capacity: 1)
+    @usableFromInline let errorsSubject = Subject<Failure, Never>()
 
     /// How many events one main-queue block sends at most before it lets other main-queue work
     /// run and queues another for the rest (events that executions add while it runs included).
-    private static var drainBudget: Int { 1_024 }
+    @inlinable
+    static var drainBudget: Int { 1_024 }
 
     init() {
         executingSubject.sendNext(false)
@@ -69,11 +81,13 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// Starts an execution if the command is enabled, in one step with the check.
     ///
     /// - Returns: The execution's index, or `nil` when the command is not enabled.
+    @inlinable
     func begin() -> UInt64? {
         update { $0.begin() }
     }
 
     /// Queues execution `index` for `executionSignals` and its subscription, on the main queue.
+    @inlinable
     func start(_ index: UInt64, _ source: Signal<Output, Failure>, _ execution: CommandExecution<Output, Failure>) {
         let started = StartedExecution(index: index, signal: execution.results.catch(to: Signal<Output, Never>.empty))
         update { state in
@@ -83,6 +97,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     /// An execution ended, with `error` if it failed.
+    @inlinable
     func end(failing error: Failure?) {
         update { $0.end(failing: error) }
     }
@@ -95,22 +110,27 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Changes the state with `change`, then queues a main-queue block if the change queued the
     /// first events for the main thread since the last block finished.
-    private func update<Result>(_ change: (inout CommandState<Output, Failure>) -> Result) -> Result {
-        let (result, mustDrain) = state.withLock { state in
+    @inlinable
+    func update<Result>(_ change: (inout CommandState<Output, Failure>) -> Result) -> Result {
+        var mustDrain = false
+        let result = state.withLock { state in
             let result = change(&state)
-            return (result, state.claimDrain())
+            mustDrain = state.claimDrain()
+            return result
         }
         if mustDrain { scheduleDrain() }
         return result
     }
 
-    private func scheduleDrain() {
+    @inlinable
+    func scheduleDrain() {
         DispatchQueue.main.async { self.drain() }
     }
 
     /// Sends the pending events on the main thread, with ``Scheduler/main`` as the current
     /// scheduler (an execution is subscribed here), until there are none or the budget is spent.
-    private func drain() {
+    @inlinable
+    func drain() {
         Scheduler.main.performAsCurrentScheduler {
             var sent = 0
             while let events = state.withLock({ $0.takePending() }) {
@@ -125,7 +145,8 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    private func send(_ event: CommandEvent<Output, Failure>) {
+    @inlinable
+    func send(_ event: CommandEvent<Output, Failure>) {
         switch event {
         case let .executing(value):
             executingSubject.sendNext(value)
@@ -150,29 +171,42 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 /// the replay subject that `execute` returned and `executionSignals` sent, and tells the command
 /// when the execution ends, before its subscribers hear of it (so a subscriber may execute the
 /// command again from its completion).
+@usableFromInline
 final class CommandExecution<Output, Failure: Error>: SubscriberProtocol, @unchecked Sendable {
-    let results = ReplaySubject<Output, Failure>()
-    /// Weak: an execution still running when the command is released does not keep it.
-    private weak let core: CommandCore<Output, Failure>?
+    @usableFromInline let results: ReplaySubject<Output, Failure>
+    /// Tells the command's core that the execution ended, with its error if it failed; it holds
+    /// the core weakly, so an execution still running when the command is released does not keep
+    /// it.
+    ///
+    /// A closure made where `init` is inlined, in the client's code specialized for its types:
+    /// the execution's signal calls this class through ``SubscriberProtocol``, in code that is
+    /// not specialized, and the core's `end` would be neither if called from here.
+    @usableFromInline let ended: @Sendable (Failure?) -> Void
 
+    @inlinable
     init(core: CommandCore<Output, Failure>) {
-        self.core = core
+        results = ReplaySubject()
+        ended = { [weak core] error in core?.end(failing: error) }
     }
 
+    @usableFromInline
     func sendNext(_ value: Output) {
         results.sendNext(value)
     }
 
+    @usableFromInline
     func sendError(_ error: Failure) {
-        core?.end(failing: error)
+        ended(error)
         results.sendError(error)
     }
 
+    @usableFromInline
     func sendCompleted() {
-        core?.end(failing: nil)
+        ended(nil)
         results.sendCompleted()
     }
 
+    @usableFromInline
     func didSubscribe(with disposable: CompoundDisposable) {
         results.didSubscribe(with: disposable)
     }

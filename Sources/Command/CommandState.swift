@@ -1,6 +1,7 @@
 import Signals
 
 /// What a command's main-thread delivery has to send, in order.
+@usableFromInline
 enum CommandEvent<Output, Failure: Error> {
     /// `executing` changed.
     case executing(Bool)
@@ -24,29 +25,34 @@ enum CommandEvent<Output, Failure: Error> {
 /// `executing` and `enabled` are sent only when they change: ``sentExecuting`` and ``sentEnabled``
 /// are the last values queued for them (events are sent in the order they are queued, so these
 /// are what a subscriber has last seen, or will have, once the queue is sent).
+///
+/// Its members are `@usableFromInline` and `@inlinable`, so that a command's client specializes
+/// them for its types (see ``Command``); the fields are set only by the methods below.
+@usableFromInline
 struct CommandState<Output, Failure: Error> {
     /// The latest value of the caller's enabled signal; `true` until it sends one.
-    private(set) var enabledInput = true
+    @usableFromInline var enabledInput = true
     /// Whether executions may overlap.
-    private(set) var allowsConcurrentExecution = false
+    @usableFromInline var allowsConcurrentExecution = false
     /// Executions started and not yet ended.
-    private(set) var running = 0
+    @usableFromInline var running = 0
     /// How many executions have started: the next one's index.
-    private(set) var started: UInt64 = 0
+    @usableFromInline var started: UInt64 = 0
     /// Whether the command was released: `finished` is pending, always last.
-    private(set) var isFinishing = false
+    @usableFromInline var isFinishing = false
     /// Whether `finished` has been taken to be sent: nothing more is queued.
-    private(set) var isFinished = false
-    private(set) var sentExecuting = false
+    @usableFromInline var isFinished = false
+    @usableFromInline var sentExecuting = false
     /// `nil` until the initial value is sent (`publishInitialEnabled()`): until then changes are
     /// not queued, the initial value will show them.
-    private(set) var sentEnabled: Bool?
+    @usableFromInline var sentEnabled: Bool?
     /// The events the main thread has yet to send, in order.
-    private(set) var pending: [CommandEvent<Output, Failure>] = []
+    @usableFromInline var pending: [CommandEvent<Output, Failure>] = []
     /// Whether a main-queue block that will send ``pending`` is queued or running.
-    private(set) var isDraining = false
+    @usableFromInline var isDraining = false
 
     /// Whether an execution may start now: RAC 2.5's `immediateEnabled`.
+    @inlinable
     var isEnabled: Bool {
         enabledInput && (allowsConcurrentExecution || running == 0)
     }
@@ -60,6 +66,7 @@ struct CommandState<Output, Failure: Error> {
 
     /// Starts an execution if the command is enabled, in one step with the check: returns its
     /// index, or `nil` when the command is not enabled (nothing changes then).
+    @inlinable
     mutating func begin() -> UInt64? {
         guard !isFinishing, isEnabled else { return nil }
         running += 1
@@ -70,6 +77,7 @@ struct CommandState<Output, Failure: Error> {
 
     /// An execution ended, with `error` if it failed: the error is queued for `errors`, then the
     /// changes of `executing` and `enabled`.
+    @inlinable
     mutating func end(failing error: Failure?) {
         precondition(running > 0, "Command: an execution ended that had not begun")
         running -= 1
@@ -78,11 +86,13 @@ struct CommandState<Output, Failure: Error> {
     }
 
     /// The caller's enabled signal sent `value`.
+    @inlinable
     mutating func setEnabledInput(_ value: Bool) {
         enabledInput = value
         queueChanges()
     }
 
+    @inlinable
     mutating func setAllowsConcurrentExecution(_ value: Bool) {
         allowsConcurrentExecution = value
         queueChanges()
@@ -92,6 +102,7 @@ struct CommandState<Output, Failure: Error> {
     /// until it is taken, alone, by the block that sends it (so an execution that the events
     /// before it subscribe, and that ends at once, still shows on `executing`, `enabled` and
     /// `errors`); nothing is queued after that.
+    @inlinable
     mutating func finish() {
         guard !isFinishing else { return }
         isFinishing = true
@@ -100,6 +111,7 @@ struct CommandState<Output, Failure: Error> {
 
     /// Queues `event` for the main thread: last, or just before `finished` while that waits;
     /// ignored once `finished` has been taken.
+    @inlinable
     mutating func queue(_ event: CommandEvent<Output, Failure>) {
         guard !isFinished else { return }
         if isFinishing {
@@ -111,6 +123,7 @@ struct CommandState<Output, Failure: Error> {
 
     /// Whether the caller must queue a main-queue block to send the pending events: `true` once
     /// for events queued while no block was queued or running.
+    @inlinable
     mutating func claimDrain() -> Bool {
         guard !pending.isEmpty, !isDraining else { return false }
         isDraining = true
@@ -119,6 +132,7 @@ struct CommandState<Output, Failure: Error> {
 
     /// Takes the events to send, in order, or returns `nil` and stops draining when there are
     /// none.
+    @inlinable
     mutating func takePending() -> [CommandEvent<Output, Failure>]? {
         guard !pending.isEmpty else {
             isDraining = false
@@ -140,7 +154,8 @@ struct CommandState<Output, Failure: Error> {
     }
 
     /// Queues `executing` and `enabled` where they changed.
-    private mutating func queueChanges() {
+    @inlinable
+    mutating func queueChanges() {
         let executing = running > 0
         if executing != sentExecuting {
             sentExecuting = executing

@@ -146,8 +146,7 @@ final class CommandStateTests: XCTestCase {
         state.end(failing: nil)
         XCTAssertEqual(take(&state), ["executing false", "enabled true"])
         XCTAssertEqual(take(&state), ["finished"])
-        _ = state.begin()
-        state.end(failing: .second)
+        state.setEnabledInput(false)
         XCTAssertNil(state.takePending())
         XCTAssertFalse(state.claimDrain())
     }
