@@ -4,9 +4,10 @@ import Dispatch
 import Signals
 
 /// A command's round trip through the main queue: 100,000 executions, one at a time, of a command
-/// whose signal sends its input and completes, its values collected from `executionSignals`; each
-/// execution waits, spinning the main run loop, until its value is collected and the command is
-/// enabled again. The baseline does one `DispatchQueue.main.async` per execution, calling an opaque
+/// whose signal sends its input and completes, its values collected from `executionSignals` (each
+/// execution's signal subscribed as it comes, with a closure that appends the value); each
+/// execution waits, spinning the main run loop, until its value is collected (the execution has
+/// then ended, in the same main-queue block, and the command is enabled again). The baseline does one `DispatchQueue.main.async` per execution, calling an opaque
 /// closure that appends the value, and spins the main run loop the same way until it ran.
 func commandScenarios() -> [Scenario] {
     [Scenario(name: "command.execute", operations: 100_000, ours: executeOurs, baseline: executeBaseline)]
@@ -15,7 +16,6 @@ func commandScenarios() -> [Scenario] {
 /// Where both sides collect the values, and what the command's signals last said.
 private final class Collected: @unchecked Sendable {
     var values: [Int] = []
-    var isEnabled = false
     var isFinished = false
 }
 
@@ -28,13 +28,16 @@ private func runMainRunLoopOnce() {
 private func executeOurs(_ count: Int) {
     let collected = Collected()
     var command: Command<Int, Int, Never>? = Command { .return($0) }
-    // On the main thread, so both subscribe at once, and `enabled` sends its `true` here.
-    command!.executionSignals.flatten().subscribe(next: { collected.values.append($0) }, completed: { collected.isFinished = true })
-    command!.enabled.subscribe(next: { collected.isEnabled = $0 })
+    // Each execution's signal subscribed as it comes: the command's work, not `flatten`'s (which
+    // `signal.flatten` measures).
+    command!.executionSignals.subscribe(
+        next: { execution in execution.subscribe(next: { collected.values.append($0) }) },
+        completed: { collected.isFinished = true }
+    )
     for value in 0..<count {
         command!.execute(value)
-        // `enabled` goes false before the value arrives and true again after, all on the main queue.
-        while collected.values.count <= value || !collected.isEnabled { runMainRunLoopOnce() }
+        // The main-queue block that sends the value also ends the execution, before it returns.
+        while collected.values.count <= value { runMainRunLoopOnce() }
     }
     // Released, the command completes its signals on the main queue: wait for that here, so no
     // block of ours is left for the baseline's run loop.

@@ -155,7 +155,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
         case let .started(execution):
             executionSubject.sendNext(execution)
         case let .subscribe(source, execution):
-            source.subscribe(execution)
+            execution.start(source)
         case let .failed(error):
             errorsSubject.sendNext(error)
         case .finished:
@@ -171,16 +171,20 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 /// the replay subject that `execute` returned and `executionSignals` sent, and tells the command
 /// when the execution ends, before its subscribers hear of it (so a subscriber may execute the
 /// command again from its completion).
+///
+/// Subscribed with closures that capture only it (so they need no context of their own): the
+/// execution is never cancelled (nothing disposes it, as in RAC 2.5), so it needs no disposable
+/// kept, and no subscriber object.
 @usableFromInline
-final class CommandExecution<Output, Failure: Error>: SubscriberProtocol, @unchecked Sendable {
+final class CommandExecution<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let results: ReplaySubject<Output, Failure>
     /// Tells the command's core that the execution ended, with its error if it failed; it holds
     /// the core weakly, so an execution still running when the command is released does not keep
     /// it.
     ///
     /// A closure made where `init` is inlined, in the client's code specialized for its types:
-    /// the execution's signal calls this class through ``SubscriberProtocol``, in code that is
-    /// not specialized, and the core's `end` would be neither if called from here.
+    /// the execution's signal calls this class in code that is not specialized, and the core's
+    /// `end` would be neither if called from here.
     @usableFromInline let ended: @Sendable (Failure?) -> Void
 
     @inlinable
@@ -189,25 +193,31 @@ final class CommandExecution<Output, Failure: Error>: SubscriberProtocol, @unche
         ended = { [weak core] error in core?.end(failing: error) }
     }
 
+    /// Subscribes to `source`: the execution's work starts.
+    @inlinable
+    func start(_ source: Signal<Output, Failure>) {
+        // Never disposed: the execution runs to its end.
+        source.subscribe(
+            next: { [self] value in receive(value) },
+            error: { [self] error in receive(error: error) },
+            completed: { [self] in receiveCompleted() }
+        )
+    }
+
     @usableFromInline
-    func sendNext(_ value: Output) {
+    func receive(_ value: Output) {
         results.sendNext(value)
     }
 
     @usableFromInline
-    func sendError(_ error: Failure) {
+    func receive(error: Failure) {
         ended(error)
         results.sendError(error)
     }
 
     @usableFromInline
-    func sendCompleted() {
+    func receiveCompleted() {
         ended(nil)
         results.sendCompleted()
-    }
-
-    @usableFromInline
-    func didSubscribe(with disposable: CompoundDisposable) {
-        results.didSubscribe(with: disposable)
     }
 }

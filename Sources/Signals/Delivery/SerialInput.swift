@@ -74,12 +74,29 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
 
     /// Sends `error` and ends the input, unless it has ended.
     package func sendError(_ error: Failure) {
-        send(.error(error))
+        if hasEnded.load(ordering: .relaxed) { return }
+        // As `sendNext`: delivered at once by a thread that becomes the deliverer, else queued.
+        if tickets.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            let context = DeliveryContext.current(in: contextKey)
+            context.depth += 1
+            end()?.receive(error: error)
+            drain(context)
+        } else {
+            enqueue(.error(error))
+        }
     }
 
     /// Sends completion and ends the input, unless it has ended.
     package func sendCompleted() {
-        send(.completed)
+        if hasEnded.load(ordering: .relaxed) { return }
+        if tickets.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            let context = DeliveryContext.current(in: contextKey)
+            context.depth += 1
+            end()?.receiveCompleted()
+            drain(context)
+        } else {
+            enqueue(.completed)
+        }
     }
 
     /// Keeps `subscription`, a subscription that sends to this input, until it ends or the input
@@ -117,11 +134,6 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         work()
         drain(context)
         return true
-    }
-
-    private func send(_ item: SerialItem<Value, Failure>) {
-        if hasEnded.load(ordering: .relaxed) { return }
-        enqueue(item)
     }
 
     /// Queues `item` and takes its ticket, in one step: so no ticket is ever free while an item
