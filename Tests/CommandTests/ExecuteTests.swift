@@ -191,6 +191,27 @@ final class ExecuteTests: XCTestCase {
         XCTAssertEqual(enabled.values, [true, false, true, false])
     }
 
+    func testEnabledAndExecuting_firstValueWhereSubscribed_laterOnesOnTheMainThread() {
+        let command = Command<Void, Void, Never> { .empty }
+        let scheduler = QueueScheduler(name: "subscriber")
+        let seen = Recorder<String>()
+        let subscribed = Counter()
+        scheduler.schedule {
+            for (name, signal) in [("enabled", command.enabled), ("executing", command.executing)] {
+                signal.subscribe(next: { value in
+                    let place = Scheduler.current === scheduler ? "subscriber" : Self.onMain() ? "main" : "elsewhere"
+                    seen.record("\(name) \(value) on \(place)")
+                })
+            }
+            subscribed.increment()
+        }
+        XCTAssertTrue(spinMainRunLoop { subscribed.value == 1 })
+        XCTAssertEqual(seen.values, ["enabled true on subscriber", "executing false on subscriber"])
+        XCTAssertNotNil(command.execute(()).asynchronouslyWaitUntilCompleted(timeout: 10))
+        XCTAssertTrue(spinMainRunLoop { seen.values.count == 6 })
+        XCTAssertEqual(seen.values.dropFirst(2).sorted(), ["enabled false on main", "enabled true on main", "executing false on main", "executing true on main"])
+    }
+
     /// Issue 17: 8 threads executing a command that disallows concurrent execution, 1,000 times:
     /// the signal block runs once, and the 7 others fail with `notEnabled` without running it.
     func testExecute_racingThreadsStartOneExecution() {

@@ -1,3 +1,4 @@
+import Command
 import Disposables
 import Foundation
 import Schedulers
@@ -244,6 +245,46 @@ final class ReadmeTests: XCTestCase {
         XCTAssertEqual(buffered, [5, 6])
     }
 
+    func testCommand() {
+        // README: Command
+        struct Credentials: Sendable {
+            var user = ""
+            var password = ""
+        }
+        enum LoginError: Error { case rejected }
+
+        let form = ObservableValue(Credentials())
+        let formIsValid = form.signal.map { !$0.user.isEmpty && $0.password.count >= 8 }
+        let logIn = Command<Credentials, String, LoginError>(enabled: formIsValid) { credentials in
+            credentials.password == "correct horse" ? .return("token for \(credentials.user)") : .error(.rejected)
+        }
+        let buttonIsEnabled = ObservableValue(true)
+        let errorText = ObservableValue("")
+        logIn.enabled.subscribe(next: { buttonIsEnabled.value = $0 })    // false: the form is empty
+        logIn.errors.subscribe(next: { errorText.value = "Login failed: \($0)" })
+
+        form.value = Credentials(user: "ada", password: "wrong horse")   // the button turns on
+        logIn.execute(form.value)
+        // On the main queue: the button turns off, the request fails, errorText says
+        // "Login failed: rejected", and the button turns on again.
+        let again = logIn.execute(form.value)   // fails at once with .notEnabled: the first still runs
+        // End of README
+
+        guard case .failure(.notEnabled) = again.firstResult() else { return XCTFail("the second execute ran") }
+        // The main queue runs here, as an app's run loop would run it.
+        let buttonStates = Mutex<[Bool]>([])
+        let states = buttonIsEnabled.signal.subscribe(next: { value in buttonStates.withLock { $0.append(value) } })
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while errorText.value.isEmpty || logIn.enabled.first() != true, Date() < deadline {
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+        }
+        XCTAssertEqual(errorText.value, "Login failed: rejected")
+        XCTAssertEqual(buttonStates.withLock { $0 }, [false, true, false, true], "off for the empty form, on once it is valid, off while it ran, on again")
+        form.value.password = "correct horse"
+        XCTAssertEqual(logIn.execute(form.value).asynchronousFirst(default: "", timeout: 10), "token for ada")
+        states.dispose()
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -251,7 +292,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 8)
+        XCTAssertEqual(blocks.count, 9)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
