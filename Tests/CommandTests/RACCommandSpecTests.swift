@@ -146,13 +146,19 @@ final class RACCommandSpecTests: XCTestCase {
         XCTAssertEqual(received.values, ["foo", "bar", "buzz", "baz"])
     }
 
-    func testWaitsForAllSignalsToEndBeforeExecutingSendsFalse() {
+    /// A command that allows concurrent execution, executing two subjects that the test sends to.
+    private func twoConcurrentExecutions() -> (Command<Subject<Int, TestError>, Int, TestError>, Subject<Int, TestError>, Subject<Int, TestError>) {
         let command = Command<Subject<Int, TestError>, Int, TestError> { $0 }
         command.allowsConcurrentExecution = true
         let first = Subject<Int, TestError>()
         let second = Subject<Int, TestError>()
         command.execute(first)
         command.execute(second)
+        return (command, first, second)
+    }
+
+    func testWaitsForAllSignalsToEndBeforeExecutingSendsFalse() {
+        let (command, first, second) = twoConcurrentExecutions()
         XCTAssertTrue(spinMainRunLoop { command.executing.first() == true })
 
         first.sendError(.first)
@@ -204,12 +210,7 @@ final class RACCommandSpecTests: XCTestCase {
     }
 
     func testDeliversErrorsOntoErrors() {
-        let command = Command<Subject<Int, TestError>, Int, TestError> { $0 }
-        command.allowsConcurrentExecution = true
-        let first = Subject<Int, TestError>()
-        let second = Subject<Int, TestError>()
-        command.execute(first)
-        command.execute(second)
+        let (command, first, second) = twoConcurrentExecutions()
 
         // Errors of executions started before subscribing still come.
         let errors = command.errors.record()
