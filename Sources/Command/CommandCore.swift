@@ -28,7 +28,7 @@ struct StartedExecution<Output>: Sendable {
 /// Every event for those signals goes through ``CommandState/pending`` and is sent by one block on
 /// the main queue at a time (`drain()`), outside the lock, in the order it was queued: so changes
 /// made on any thread reach the main thread in the order they were made, with one main-queue hop
-/// for however many events are waiting.
+/// for up to ``drainBudget`` events waiting (then the block yields to other main-queue work).
 ///
 /// The path of an execution is `@usableFromInline` and `@inlinable`, so that a command's client
 /// specializes it for its types (see ``Command``).
@@ -45,6 +45,11 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// run and queues another for the rest (events that executions add while it runs included).
     @inlinable
     static var drainBudget: Int { 1_024 }
+
+    /// Events taken from ``CommandState/pending`` that the last main-queue block had no budget
+    /// left to send: the next block sends them first, before it takes more. Touched only by the
+    /// block that drains (one at a time: ``CommandState/isDraining``), on the main thread.
+    @usableFromInline var carried: ArraySlice<CommandEvent<Output, Failure>> = []
 
     init() {
         executingSubject.sendNext(false)
@@ -129,19 +134,27 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Sends the pending events on the main thread, with ``Scheduler/main`` as the current
     /// scheduler (an execution is subscribed here), until there are none or the budget is spent.
+    ///
+    /// The budget counts events, not batches: a batch taken from the state may hold far more than
+    /// the budget (100,000 executions started before the main queue runs), and what is left of it
+    /// waits in ``carried`` for the next block, ahead of anything queued since.
     @inlinable
     func drain() {
         Scheduler.main.performAsCurrentScheduler {
-            var sent = 0
-            while let events = state.withLock({ $0.takePending() }) {
-                for event in events { send(event) }
-                sent += events.count
-                if sent >= Self.drainBudget {
-                    // Still draining, in the state: the next block takes what is pending.
-                    scheduleDrain()
-                    return
+            var budget = Self.drainBudget
+            while budget > 0 {
+                if carried.isEmpty {
+                    guard let events = state.withLock({ $0.takePending() }) else { return }
+                    carried = events[...]
+                }
+                while budget > 0, let event = carried.popFirst() {
+                    send(event)
+                    budget -= 1
                 }
             }
+            // Still draining, in the state: the next block sends what is carried, then what is
+            // pending.
+            scheduleDrain()
         }
     }
 
