@@ -469,6 +469,23 @@ final class ReviewTests: XCTestCase {
         subscription.dispose()
     }
 
+    /// The signal block returns the command's own `executing`: the execution is subscribed to it
+    /// inside the command's delivery, gets the value it replays, and ends only when the command
+    /// is released and `executing` completes; nothing deadlocks and nothing stays alive.
+    func testSignalBlockReturnsTheCommandsOwnExecuting() {
+        let holder = Holder<Command<Void, Bool, Never>>(nil)
+        holder.withCommand(Command { holder.object?.executing ?? .empty })
+        let core = WeakReference(holder.object!.core)
+        let result = holder.object!.execute(()).record()
+        XCTAssertTrue(spinMainRunLoop { result.events.count == 1 })
+        drainMainQueue()
+        XCTAssertEqual(result.events, [.next(true)])
+        holder.release()
+        XCTAssertTrue(spinMainRunLoop { result.events.count == 2 })
+        XCTAssertEqual(result.events, [.next(true), .completed])
+        XCTAssertTrue(spinMainRunLoop { !core.isAlive })
+    }
+
     // MARK: - Ordering
 
     /// The caller's enabled signal sends `false` on another thread while init runs: `enabled`'s
