@@ -667,6 +667,39 @@ final class ReviewTests: XCTestCase {
         XCTAssertTrue(recorders.allSatisfy { $0.events.count == 2 || $0.events == [.error(.notEnabled)] })
     }
 
+    /// A thread sends `false` on the caller's enabled signal (a subject), then executes, while
+    /// the main thread is delivering on that subject (inside another subscriber's callback,
+    /// waiting for the thread). The subject queues the `false` for its deliverer and returns, so
+    /// the command has not seen it when `execute` checks: the execution starts. In RAC 2.5 the
+    /// send reaches the command before it returns (`RACSubject` delivers on the sending thread),
+    /// and `execute` fails with `RACCommandErrorNotEnabled`. Pinned: a consequence of the
+    /// `Subject` departure (a send made while another thread delivers returns before its event
+    /// is delivered) that `Command`'s doc does not mention.
+    func testEnabledInputSentThenExecute_whileMainDeliversThatInput_startsAnyway() {
+        let input = Subject<Bool, Never>()
+        let outcome = Recorder<Bool>()
+        let holder = Holder<TestCommand>(nil)
+        let blocker = input.subscribe(next: { value in
+            guard value else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                input.sendNext(false)
+                let events = holder.object!.execute(1).record()
+                // Refused at once (where the error is sent on a background scheduler), or started.
+                usleep(100_000)
+                outcome.record(events.events != [.error(.notEnabled)])
+                done.signal()
+            }.start()
+            _ = done.wait(timeout: .now() + 5)
+        })
+        holder.withCommand(TestCommand(enabled: input) { .return($0) })
+        input.sendNext(true)
+        XCTAssertEqual(outcome.values, [true], "the execution started though its thread had sent false before")
+        XCTAssertTrue(spinMainRunLoop { holder.object!.executing.first() == false && holder.object!.enabled.first() == false })
+        blocker.dispose()
+        holder.release()
+    }
+
     // MARK: - Exact sequences
 
     /// One failing execution, everything recorded in one list on the main thread: the order of
@@ -831,6 +864,22 @@ final class ReviewTests: XCTestCase {
         QueueScheduler(name: "review").schedule { make(); done.increment() }
         XCTAssertTrue(spinMainRunLoop { done.value == 2 })
         XCTAssertTrue(spinMainRunLoop { cores.values.count == 4 && !cores.values.contains { $0.isAlive } })
+    }
+
+    /// A command never executed, its four signals subscribed with closures that capture a token
+    /// (not the command) and never disposed: released, its signals complete and let go of them.
+    func testNeverExecuted_subscriptionsNeverDisposed_releasedWithTheCommand() {
+        var command: TestCommand? = TestCommand(enabled: Subject()) { .return($0) }
+        let completions = Counter()
+        let (_, token) = trackingLifetime { token in
+            command!.executionSignals.subscribe(next: { _ in _ = token }, completed: { _ = token; completions.increment() })
+            command!.executing.subscribe(next: { _ in _ = token }, completed: { _ = token; completions.increment() })
+            command!.enabled.subscribe(next: { _ in _ = token }, completed: { _ = token; completions.increment() })
+            command!.errors.subscribe(next: { _ in _ = token }, completed: { _ = token; completions.increment() })
+        }
+        command = nil
+        XCTAssertTrue(spinMainRunLoop { completions.value == 4 })
+        XCTAssertTrue(spinMainRunLoop { !token.isAlive })
     }
 
     // MARK: - Dispose from inside callbacks
