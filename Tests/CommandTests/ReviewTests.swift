@@ -729,6 +729,27 @@ final class ReviewTests: XCTestCase {
         subscriptions.forEach { $0.dispose() }
     }
 
+    /// An execution still running when the command is released, failing afterwards: its error
+    /// reaches the result of `execute`, not `errors`, which completed at the release. In RAC 2.5
+    /// `errors` is a `flattenMap` over the executions, published: it completes only once the
+    /// executions running at the release have ended, and sends their errors first. Pinned: a
+    /// departure that `errors`' doc states ("completes when the command is released") without
+    /// marking it as one.
+    func testErrorsOfAnExecutionEndingAfterRelease_areNotSentOnErrors() {
+        let work = Subject<Int, TestError>()
+        var command: TestCommand? = TestCommand { _ in work }
+        let errors = command!.errors.record()
+        let result = command!.execute(1).record()
+        XCTAssertTrue(spinMainRunLoop { command!.executing.first() == true })
+        drainMainQueue()
+        command = nil
+        XCTAssertTrue(spinMainRunLoop { errors.events == [.completed] })
+        work.sendError(.second)
+        drainMainQueue()
+        XCTAssertEqual(result.events, [.error(.failed(.second))])
+        XCTAssertEqual(errors.events, [.completed], "RAC 2.5: [.next(.second), .completed]")
+    }
+
     /// `Failure == Never`, `Output == Void`, `Input == Void`.
     func testNeverAndVoid() {
         let runs = Counter()
