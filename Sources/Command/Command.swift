@@ -26,7 +26,11 @@ import Subjects
 /// - **Release.** When the command is released, its four signals complete on the main queue and
 ///   the caller's enabled signal is disposed; executions still running carry on, for whoever
 ///   subscribed to them, and keep nothing of the command.
-/// - **Threads.** Every member may be used from any thread.
+/// - **Threads.** Every member may be used from any thread. Waiting on the main thread for an
+///   execution with a blocking form (`first()`, `waitUntilCompleted()`) never returns, since the
+///   execution needs the main queue: use the asynchronous forms there, which run it.
+/// - **Cycles.** A subscription to the command's signals whose closure captures the command keeps
+///   it alive until the subscription is disposed.
 ///
 /// RAC 2.5: `RACCommand`.
 public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
@@ -44,9 +48,11 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// Whether an execution is running: `true` from the start of the first of overlapping
     /// executions to the end of the last.
     ///
-    /// Sends the current value at once to each subscriber (through ``Scheduler/subscription``, as
-    /// every replay does), then only changes, on the main thread; starts as `false`. Completes on
-    /// the main thread when the command is released.
+    /// Sends its latest value at once to each subscriber (through ``Scheduler/subscription``, as
+    /// every replay does), then only changes, on the main thread; starts as `false`. The latest
+    /// value is the last one sent on the main thread: right after `execute`, before the main
+    /// queue has run, it is still `false`. Completes on the main thread when the command is
+    /// released.
     ///
     /// RAC 2.5: `executing`.
     public let executing: Signal<Bool, Never>
@@ -55,9 +61,10 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// given to init (`true` until it sends one), and no execution running unless
     /// ``allowsConcurrentExecution``.
     ///
-    /// Sends the current value at once to each subscriber (through ``Scheduler/subscription``),
-    /// then only changes, on the main thread. Completes on the main thread when the command is
-    /// released.
+    /// Sends its latest value at once to each subscriber (through ``Scheduler/subscription``),
+    /// then only changes, on the main thread. As for ``executing``, the latest value is the last
+    /// one sent on the main thread; ``execute(_:)`` itself checks the state as it is. Completes on
+    /// the main thread when the command is released.
     ///
     /// RAC 2.5: `enabled`.
     public let enabled: Signal<Bool, Never>
@@ -68,7 +75,9 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// it as well. ``CommandError/notEnabled`` is never sent here. Completes on the main thread
     /// when the command is released.
     ///
-    /// RAC 2.5: `errors`.
+    /// RAC 2.5: `errors`. **Departure:** an execution that fails after the command was released
+    /// is not reported here (RAC 2.5 keeps `errors` open until such executions end); its own
+    /// signal, the one `execute` returned, still fails.
     public let errors: Signal<Failure, Never>
 
     // `@usableFromInline`, with the execution's path in the module: `execute` is `@inlinable`, so
@@ -85,10 +94,11 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - enabledSignal: Whether the command may execute, besides the executions running: its
-    ///     latest value counts, and `true` until it sends one. It is subscribed once, here (at once
-    ///     where a scheduler is current, such as on the main thread, else on a background
-    ///     scheduler, as every subscription), and disposed when the command is released. `nil`
-    ///     (the default) is always `true`.
+    ///     latest value counts, and `true` until it sends one. It is subscribed once, here, as any
+    ///     signal is (a created signal's block runs at once where a scheduler is current, such as
+    ///     on the main thread, else on a background scheduler; a subject is joined at once), and
+    ///     disposed when the command is released. `nil` (the default) is always `true`. A value
+    ///     sent to a subject while another thread is delivering on it counts once it is delivered.
     ///   - signalBlock: Makes an execution's signal from the input given to ``execute(_:)``. Called
     ///     on the thread that executes; the signal is subscribed on the main queue.
     ///

@@ -68,6 +68,8 @@ struct CommandState<Output, Failure: Error> {
     /// index, or `nil` when the command is not enabled (nothing changes then).
     @inlinable
     mutating func begin() -> UInt64? {
+        // A finishing command starts nothing: not reachable through `Command` (which finishes
+        // in its deinit), it keeps the machine whole for any caller.
         guard !isFinishing, isEnabled else { return nil }
         running += 1
         started += 1
