@@ -163,7 +163,7 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
             // Executions numbered from here on start after this subscription: those before it
             // may still be on their way to the main thread, and are left out.
             let first = core?.startedCount ?? .max
-            return executions.filter { $0.index >= first }.map(\.signal).observe(sink)
+            return executions.filter { $0.index >= first }.map { $0.signal }.observe(sink)
         })
     }
 

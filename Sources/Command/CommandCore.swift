@@ -40,6 +40,8 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let executingSubject = ReplaySubject<Bool, Never>(capacity: 1)
     @usableFromInline let enabledSubject = ReplaySubject<Bool, Never>(capacity: 1)
     @usableFromInline let errorsSubject = Subject<Failure, Never>()
+    /// `DispatchQueue.main`, looked up once: on Linux, each lookup makes a new wrapper object.
+    @usableFromInline let mainQueue = DispatchQueue.main
 
     /// How many events one main-queue block sends at most before it lets other main-queue work
     /// run and queues another for the rest (events that executions add while it runs included).
@@ -129,7 +131,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func scheduleDrain() {
-        DispatchQueue.main.async { self.drain() }
+        mainQueue.async { self.drain() }
     }
 
     /// Sends the pending events on the main thread, with ``Scheduler/main`` as the current

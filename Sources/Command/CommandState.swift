@@ -136,23 +136,35 @@ struct CommandState<Output, Failure: Error> {
     /// none.
     @inlinable
     mutating func takePending() -> [CommandEvent<Output, Failure>]? {
+        var events: [CommandEvent<Output, Failure>] = []
+        return takePending(into: &events) ? events : nil
+    }
+
+    /// Moves the events to send, in order, into `events`, which must be empty, and returns `true`;
+    /// or returns `false` and stops draining when there are none.
+    ///
+    /// The arrays trade places, so that the block that sends the events, emptying `events` with
+    /// its capacity kept after each batch, hands its storage back for the next events to be
+    /// queued in: a steady flow of executions allocates no array.
+    @inlinable
+    mutating func takePending(into events: inout [CommandEvent<Output, Failure>]) -> Bool {
         guard !pending.isEmpty else {
             isDraining = false
-            return nil
+            if events.capacity > pending.capacity { swap(&events, &pending) }
+            return false
         }
         if isFinishing {
             // `finished` is last, and goes alone, so that what the events before it cause (an
             // execution subscribed there may end at once) is still sent before it.
             guard pending.count == 1 else {
-                let events = Array(pending.dropLast())
+                events.append(contentsOf: pending.dropLast())
                 pending.removeFirst(events.count)
-                return events
+                return true
             }
             isFinished = true
         }
-        let events = pending
-        pending = []
-        return events
+        swap(&events, &pending)
+        return true
     }
 
     /// Queues `executing` and `enabled` where they changed.
