@@ -356,8 +356,9 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     package override func dispose() {
         guard markDisposed() else {
             // Ended already, perhaps by a terminal event still on its way on another thread:
-            // return once it has arrived, where waiting is safe (see ``Quiescing/quiesce(_:)``).
-            lock.quiesce {}
+            // return once it has arrived, where waiting is safe (see ``Quiescing``). (From inside
+            // a delivery, such as the one of the terminal event itself, nothing waits.)
+            lock.settle()
             return
         }
         broadcast.leave(self)

@@ -4,7 +4,11 @@ import Synchronization
 
 /// Something whose deliveries a disposal must not overlap: the input of a hot signal, which a
 /// ``BroadcastObserver`` quiesces before it lets go of its sink.
-package protocol Quiescing: AnyObject, Sendable {
+///
+/// Its ``Settling/settle()`` is what a disposal that finds its subscription ended already waits
+/// with: it returns once the delivery under way (the terminal event that ended it) is over, or at
+/// once where this thread must not wait.
+package protocol Quiescing: Settling {
     /// Runs `work` at once, as the only thread delivering, and returns `true`; or returns `false`
     /// without running it.
     func quiesceIfFree(_ work: () -> Void) -> Bool
@@ -122,6 +126,16 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// Waits until the delivery under way on another thread, and what is queued before this call,
+    /// has been delivered; returns at once when nobody delivers, and when this thread is inside a
+    /// delivery (this input's or another's), where it must not wait. `quiesce {}` without the
+    /// empty work it would queue for a thread inside a delivery, which nothing waits for.
+    package func settle() {
+        if quiesceIfFree({}) { return }
+        guard DeliveryContext.current(in: contextKey).depth == 0 else { return }
+        quiesce {}
     }
 
     /// Runs `work` as the deliverer and returns `true` when nobody is delivering; else `false`.
