@@ -41,8 +41,15 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     /// How many events (or pieces of work) are being delivered or wait: the one who raises it
     /// from 0 delivers until it is 0 again.
     private let tickets = Atomic<Int>(0)
-    /// What waits, first in first out; each item with its ticket.
-    private let queue = Lock(Queue<SerialItem<Value, Failure>>())
+    /// What waits, first in first out, each item with its ticket: the delivery of an event, or
+    /// other work to run as the deliverer.
+    ///
+    /// Closures, not a generic enum of the events: the queue's type is then the same for every
+    /// input, so the code that makes, fills, empties and destroys it is compiled once, for that
+    /// type, and an input costs no lookup of generic metadata (`Lock<Queue<Item<Value, Failure>>>`
+    /// and its parts) when it is made, when it goes, or when an event waits. An event that waits
+    /// costs the allocation of its closure's context instead.
+    private let queue = Lock(Queue<() -> Void>())
     /// Whether the terminal event has been delivered: later sends are dropped without queueing.
     private let hasEnded = Atomic<Bool>(false)
     private let contextKey = DeliveryContext.key
@@ -72,7 +79,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
             deliverNext(value)
             drain(context)
         } else {
-            enqueue(.next(value))
+            enqueueNext(value)
         }
     }
 
@@ -86,7 +93,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
             end()?.receive(error: error)
             drain(context)
         } else {
-            enqueue(.error(error))
+            enqueueError(error)
         }
     }
 
@@ -99,7 +106,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
             end()?.receiveCompleted()
             drain(context)
         } else {
-            enqueue(.completed)
+            enqueueCompleted()
         }
     }
 
@@ -112,14 +119,14 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     /// Runs `work` as the deliverer, in order with the events: now when nobody delivers, else
     /// after what is queued. It runs even after the end, so it must check the state it acts on.
     package func run(_ work: @escaping () -> Void) {
-        if !quiesceIfFree(work) { enqueue(.work(work)) }
+        if !quiesceIfFree(work) { enqueue(work) }
     }
 
     /// Runs `work` as the deliverer. From a thread that is not delivering anything, waits until it
     /// has run, so that a disposal from another thread returns after the callback under way.
     package func quiesce(_ work: @escaping () -> Void) {
         if quiesceIfFree(work) { return }
-        guard DeliveryContext.current(in: contextKey).depth == 0 else { return enqueue(.work(work)) }
+        guard DeliveryContext.current(in: contextKey).depth == 0 else { return enqueue(work) }
         let finished = DispatchSemaphore(value: 0)
         run {
             work()
@@ -150,12 +157,29 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         return true
     }
 
+    // Out of line, so that the hot paths of the sends build no closure.
+
+    @inline(never)
+    private func enqueueNext(_ value: Value) {
+        enqueue { [self] in deliverNext(value) }
+    }
+
+    @inline(never)
+    private func enqueueError(_ error: Failure) {
+        enqueue { [self] in end()?.receive(error: error) }
+    }
+
+    @inline(never)
+    private func enqueueCompleted() {
+        enqueue { [self] in end()?.receiveCompleted() }
+    }
+
     /// Queues `item` and takes its ticket, in one step: so no ticket is ever free while an item
     /// waits without one, and the compare-and-swap of ``sendNext(_:)`` (from 0) can only succeed
     /// with nothing queued, which keeps each thread's events in order. Delivers if that makes this
     /// thread the deliverer.
     @inline(never)
-    private func enqueue(_ item: SerialItem<Value, Failure>) {
+    private func enqueue(_ item: @escaping () -> Void) {
         let previous = queue.withLock { queue -> Int in
             queue.append(item)
             return tickets.add(1, ordering: .acquiringAndReleasing).oldValue
@@ -190,18 +214,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         guard let item = queue.withLock({ $0.popFirst() }) else {
             preconditionFailure("SerialInput: a ticket with no queued item")
         }
-        switch item {
-        case let .next(value):
-            deliverNext(value)
-        case let .work(work):
-            work()
-        case let .error(error):
-            guard let receiver = end() else { return }
-            receiver.receive(error: error)
-        case .completed:
-            guard let receiver = end() else { return }
-            receiver.receiveCompleted()
-        }
+        item()
     }
 
     /// Marks the end and disposes the subscriptions kept; returns the receiver to send the
@@ -212,12 +225,4 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
         disposable.dispose()
         return receiver.take(retiring: .current)
     }
-}
-
-/// What waits in a ``SerialInput``'s queue.
-private enum SerialItem<Value, Failure: Error> {
-    case next(Value)
-    case error(Failure)
-    case completed
-    case work(() -> Void)
 }
