@@ -36,6 +36,14 @@ final class SubjectTests: XCTestCase {
         XCTAssertEqual(subject.record().events, [.completed])
     }
 
+    func testSubject_lateSubscriberGetsTheErrorAtOnce() {
+        let subject = Subject<Int, TestError>()
+        subject.sendError(.second)
+        subject.sendCompleted()
+        XCTAssertEqual(subject.record().events, [.error(.second)])
+        XCTAssertEqual(subject.record().events, [.error(.second)])
+    }
+
     func testSubject_subscriberAddedDuringADeliveryDoesNotGetThatValue() {
         let subject = Subject<Int, Never>()
         let late = Recorder<Int>()

@@ -16,13 +16,24 @@ import Synchronization
 ///
 /// Not generic, so that walking the members costs no metadata lookup in unspecialized code.
 package final class Broadcast: @unchecked Sendable {
+    /// How a broadcast ended: what a subscriber that comes afterwards gets.
+    package enum Ending {
+        /// Nothing will be sent again, though no terminal event came: the input is gone.
+        case abandoned
+        case completed
+        /// Failed with the error that `failure` holds: a ``FailureBox`` of the signal's failure
+        /// type. (Not generic, so that keeping it costs no metadata lookup.)
+        case failed(_ failure: AnyObject)
+    }
+
     private struct Shared {
         /// Members that joined since the sender last looked, in order: a list linked through the
         /// members themselves, so joining and leaving it are O(1) and allocate nothing.
         var joining = JoiningList()
         /// Whether a member of `members` has left since the sender last looked.
         var hasLeavers = false
-        var isTerminated = false
+        /// How the broadcast ended, once it has: no member joins after that.
+        var ending: Ending?
     }
 
     private let shared = Lock(Shared())
@@ -41,14 +52,25 @@ package final class Broadcast: @unchecked Sendable {
         _ = detachAll()
     }
 
-    /// Adds `member`, which gets every event sent after this returns; `false`, without adding
-    /// it, once the broadcast has ended.
-    package func join(_ member: BroadcastMember) -> Bool {
+    /// Adds `member`, which gets every event sent after this returns, and returns `nil`; or, once
+    /// the broadcast has ended, returns how, without adding it.
+    package func join(_ member: BroadcastMember) -> Ending? {
         shared.withLock(annotated: isAnnotated) { shared in
-            if shared.isTerminated { return false }
+            if let ending = shared.ending { return ending }
             shared.joining.append(member)
             isChanged.store(true, ordering: .releasing)
-            return true
+            return nil
+        }
+    }
+
+    /// Whether the broadcast was ended by a terminal event (not ``Ending/abandoned``, and not
+    /// running).
+    package var hasTerminalEvent: Bool {
+        shared.withLock(annotated: isAnnotated) { shared in
+            switch shared.ending {
+            case .completed, .failed: true
+            case .abandoned, nil: false
+            }
         }
     }
 
@@ -57,7 +79,7 @@ package final class Broadcast: @unchecked Sendable {
         shared.withLock(annotated: isAnnotated) { shared in
             // The caller holds the member, so unlinking it releases nothing here.
             if shared.joining.remove(member) { return }
-            if !shared.isTerminated {
+            if shared.ending == nil {
                 shared.hasLeavers = true
                 isChanged.store(true, ordering: .releasing)
             }
@@ -72,15 +94,16 @@ package final class Broadcast: @unchecked Sendable {
         return UnsafeBufferPointer(start: members, count: count)
     }
 
-    /// Ends the broadcast: no member joins after this. Returns every member, in order, each
-    /// retained once for the caller; for the sender, or for the last owner.
-    package func end() -> [BroadcastMember] {
-        detachAll()
+    /// Ends the broadcast with `ending`, unless it has ended already: no member joins after
+    /// this. Returns every member, in order, each retained once for the caller; for the sender,
+    /// or for the last owner.
+    package func end(_ ending: Ending) -> [BroadcastMember] {
+        detachAll(ending)
     }
 
-    private func detachAll() -> [BroadcastMember] {
+    private func detachAll(_ ending: Ending = .abandoned) -> [BroadcastMember] {
         shared.withLock(annotated: isAnnotated) { shared in
-            shared.isTerminated = true
+            if shared.ending == nil { shared.ending = ending }
             isChanged.store(false, ordering: .relaxed)
             var all: [BroadcastMember] = []
             all.reserveCapacity(count)
@@ -205,9 +228,11 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     package final let broadcast = Broadcast()
     /// Looked up once: making a member through it costs no metadata lookup per subscription.
     private let memberType = BroadcastObserver<Value, Failure>.self
-    /// The terminal event, once sent. Written by the sender before the broadcast ends; read by a
-    /// subscriber the broadcast turned away, which its lock orders after that.
-    private let terminalEvent = Lock<Event<Value, Failure>?>(nil)
+    // The terminal event is kept by the broadcast, as its ending (``Broadcast/Ending``), not
+    // here: a field of type `Lock<Event<Value, Failure>?>` cost the lookups of the metadata of
+    // `Mutex`, `Optional` and `Event` for these types when a sink was made, when it went, and at
+    // the terminal event. And the terminal events are sent without an `Event`, for the same
+    // reason.
 
     package override init() {
         super.init()
@@ -232,14 +257,9 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     }
 
     private func abandonMembers(isOwner: Bool) {
-        for member in broadcast.end() {
+        for member in broadcast.end(.abandoned) {
             member.abandon(isOwner: isOwner)
         }
-    }
-
-    /// The terminal event, once one has been sent.
-    package final var terminal: Event<Value, Failure>? {
-        terminalEvent.withLock { $0 }
     }
 
     /// Subscribes `sink`, which gets every event sent after this returns (or the terminal event at
@@ -260,20 +280,23 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     /// terminal event instead and returns `false`.
     package final func join(_ member: BroadcastObserver<Value, Failure>) -> Bool {
         if member.isDisposed { return false }
-        if broadcast.join(member) { return true }
-        finishTurnedAway(member)
+        guard let ending = broadcast.join(member) else { return true }
+        finishTurnedAway(member, ending)
         return false
     }
 
     /// Sends the terminal event to a member the ended broadcast turned away. Out of line, so that
     /// joining looks up no `Event` metadata.
     @inline(never)
-    private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>) {
+    private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>, _ ending: Broadcast.Ending) {
         // Not a member, but its sink is attached already: another thread may be disposing it, so
         // its sink is touched only as the owner of the input's lock, like a member's.
-        if let terminal {
-            member.finishAsOwner(terminal)
-        } else {
+        switch ending {
+        case .completed:
+            member.finishAsOwner(.completed)
+        case let .failed(failure):
+            member.finishAsOwner(.error(FailureBox<Failure>.error(in: failure)))
+        case .abandoned:
             // The input is gone: nothing will come, so nothing of the subscriber's stays alive.
             member.abandon(isOwner: false)
         }
@@ -289,19 +312,34 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     }
 
     package override func receive(error: Failure) {
-        finish(.error(error))
+        for member in broadcast.end(.failed(FailureBox(error))) {
+            let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
+            if !observer.isDisposed { observer.finish(error: error) }
+        }
     }
 
     package override func receiveCompleted() {
-        finish(.completed)
+        for member in broadcast.end(.completed) {
+            let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
+            if !observer.isDisposed { observer.finishCompleted() }
+        }
+    }
+}
+
+/// The error a broadcast failed with, kept by its ``Broadcast/Ending``.
+package final class FailureBox<Failure: Error>: @unchecked Sendable {
+    let error: Failure
+
+    init(_ error: Failure) {
+        self.error = error
     }
 
-    private func finish(_ event: Event<Value, Failure>) {
-        terminalEvent.withLock { $0 = event }
-        for member in broadcast.end() {
-            let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
-            if !observer.isDisposed { observer.finish(event) }
+    /// The error in `box`, a box of this type.
+    static func error(in box: AnyObject) -> Failure {
+        guard let box = box as? FailureBox else {
+            preconditionFailure("Broadcast: a failure of another type than its signal's")
         }
+        return box.error
     }
 }
 
@@ -337,9 +375,24 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     }
 
     /// Sends the terminal `event` to the sink and lets go of it. As the owner of the input's lock.
-    package func finish(_ event: Event<Value, Failure>) {
+    private func finish(_ event: Event<Value, Failure>) {
+        switch event {
+        case .next: preconditionFailure("BroadcastObserver: finished with a value")
+        case let .error(error): finish(error: error)
+        case .completed: finishCompleted()
+        }
+    }
+
+    /// Sends `error` to the sink and lets go of it. As the owner of the input's lock.
+    package func finish(error: Failure) {
         markEnded()
-        sink.take(retiring: .current)?.send(event)
+        sink.take(retiring: .current)?.receive(error: error)
+    }
+
+    /// Sends completion to the sink and lets go of it. As the owner of the input's lock.
+    package func finishCompleted() {
+        markEnded()
+        sink.take(retiring: .current)?.receiveCompleted()
     }
 
     fileprivate override func abandon(isOwner: Bool) {

@@ -65,7 +65,7 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
     }
 
     private func replay(to member: BroadcastObserver<Value, Failure>) {
-        if replaysValuesAfterEnd || terminal == nil {
+        if replaysValuesAfterEnd || !broadcast.hasTerminalEvent {
             guard replay(start..<count, to: member), replay(0..<start, to: member) else { return }
         }
         _ = join(member)
