@@ -88,7 +88,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     /// RAC 2.5: `-sendError:`.
     public func sendError(_ error: Failure) {
         if disposable.isDisposed { return }
-        gate.sendTerminal(.error(error), disposing: disposable)
+        gate.sendError(error, disposing: disposable)
     }
 
     /// Sends completion and ends the subscription, unless it has ended already.
@@ -96,7 +96,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     /// RAC 2.5: `-sendCompleted`.
     public func sendCompleted() {
         if disposable.isDisposed { return }
-        gate.sendTerminal(.completed, disposing: disposable)
+        gate.sendCompleted(disposing: disposable)
     }
 
     /// Ties `disposable` to this subscriber: it is disposed when the subscriber terminates or is
@@ -111,7 +111,8 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     package func send(_ event: Event<Value, Failure>) {
         switch event {
         case let .next(value): gate.sendNext(value)
-        case .error, .completed: gate.sendTerminal(event, disposing: disposable)
+        case let .error(error): gate.sendError(error, disposing: disposable)
+        case .completed: gate.sendCompleted(disposing: disposable)
         }
     }
 

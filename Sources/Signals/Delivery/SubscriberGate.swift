@@ -8,12 +8,15 @@ import Synchronization
 /// `receiver`, `pending` and `isEnded` are touched only by the lock's owner, one thread at a time,
 /// so they need no exclusivity checks at run time. The hot path touches nothing generic but this
 /// class's own parameters (`hasPending` stands for the queue), so unspecialized code needs no
-/// metadata lookup per event.
+/// metadata lookup per event; nor does making a gate, or a terminal event that is delivered at
+/// once (no `Event` is built for it).
 @usableFromInline
 package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchecked Sendable {
     @exclusivity(unchecked) private var receiver: Retained<Sink<Value, Failure>>
-    /// Events sent reentrantly by the delivering thread, delivered after the current one.
-    @exclusivity(unchecked) private var pending = Queue<Event<Value, Failure>>()
+    /// Events sent reentrantly by the delivering thread, delivered after the current one; made for
+    /// the first of them. (A field of type `Queue<Event<Value, Failure>>` cost the lookups of the
+    /// metadata of `Queue`, `Optional`, `Array` and `Event` for every gate made.)
+    @exclusivity(unchecked) private var pending: PendingEvents<Value, Failure>?
     /// Read by a ``Burst`` as the owner, after each value.
     @usableFromInline @exclusivity(unchecked) private(set) var hasPending = false
     /// What a pending terminal event disposes before it is delivered.
@@ -67,14 +70,55 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         }
     }
 
-    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+    func sendError(_ error: Failure, disposing subscription: CompoundDisposable) {
         if isDisposed { return }
         let context = currentContext
-        switch perform(in: context, { deliverTerminal(event, disposing: subscription); drainPending() }) {
+        switch perform(in: context, { deliverError(error, disposing: subscription); drainPending() }) {
         case .performed: return
-        case .ownedByThisThread: enqueue(event, subscription)
-        case .busyElsewhere: putOff(in: context) { [self] in sendTerminal(event, disposing: subscription) }
+        case .ownedByThisThread: enqueueTerminal(.error(error), subscription)
+        case .busyElsewhere: deferTerminal(.error(error), subscription, in: context)
         }
+    }
+
+    func sendCompleted(disposing subscription: CompoundDisposable) {
+        if isDisposed { return }
+        let context = currentContext
+        switch perform(in: context, { deliverCompleted(disposing: subscription); drainPending() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueueCompleted(subscription)
+        case .busyElsewhere: deferCompleted(subscription, in: context)
+        }
+    }
+
+    /// Sends the terminal `event`.
+    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+        switch event {
+        case .next: preconditionFailure("SubscriberGate: a value sent as a terminal event")
+        case let .error(error): sendError(error, disposing: subscription)
+        case .completed: sendCompleted(disposing: subscription)
+        }
+    }
+
+    // Out of line, as for values: only the terminal events that wait build an `Event`.
+
+    @inline(never)
+    private func enqueueCompleted(_ subscription: CompoundDisposable) {
+        enqueueTerminal(.completed, subscription)
+    }
+
+    @inline(never)
+    private func enqueueTerminal(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable) {
+        enqueue(event, subscription)
+    }
+
+    @inline(never)
+    private func deferCompleted(_ subscription: CompoundDisposable, in context: DeliveryContext) {
+        deferTerminal(.completed, subscription, in: context)
+    }
+
+    @inline(never)
+    private func deferTerminal(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable, in context: DeliveryContext) {
+        putOff(in: context) { [self] in sendTerminal(event, disposing: subscription) }
     }
 
     /// Sends the values `walk` gives in bursts, each as the lock's owner: see
@@ -148,12 +192,32 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
-        guard !isEnded, !isDisposed else { return }
+        switch event {
+        case .next: preconditionFailure("SubscriberGate: a value delivered as a terminal event")
+        case let .error(error): deliverError(error, disposing: subscription)
+        case .completed: deliverCompleted(disposing: subscription)
+        }
+    }
+
+    private func deliverError(_ error: Failure, disposing subscription: CompoundDisposable) {
+        guard let receiver = end(disposing: subscription) else { return }
+        receiver.receive(error: error)
+    }
+
+    private func deliverCompleted(disposing subscription: CompoundDisposable) {
+        guard let receiver = end(disposing: subscription) else { return }
+        receiver.receiveCompleted()
+    }
+
+    /// Ends the subscription for a terminal event, unless it has ended: returns the receiver to
+    /// send the event to, if it is still there.
+    private func end(disposing subscription: CompoundDisposable) -> Sink<Value, Failure>? {
+        guard !isEnded, !isDisposed else { return nil }
         isEnded = true
         let receiver = receiver.take(retiring: .current)
         // As in RAC 2.5: the subscription's resources go first, then the event.
         subscription.dispose()
-        receiver?.send(event)
+        return receiver
     }
 
     @inline(__always)
@@ -164,6 +228,10 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     @usableFromInline @inline(never)
     func deliverPending() {
+        guard let pending else {
+            hasPending = false
+            return
+        }
         while let event = pending.popFirst() {
             hasPending = !pending.isEmpty
             if isDisposed || isEnded { break }
@@ -190,7 +258,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             if pendingSubscription != nil { return }
             pendingSubscription = subscription
         }
-        pending.append(event)
+        if pending == nil { pending = PendingEvents() }
+        pending?.append(event)
         hasPending = true
     }
 
@@ -201,5 +270,29 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         if let receiver = retiring ? receiver.take(retiring: .current) : receiver.take(), !isEnded {
             receiver.cancel()
         }
+    }
+}
+
+/// The queue of a ``SubscriberGate``'s reentrant events, made for the first of them. Touched only
+/// by the gate's owner, and only inside its own methods, so that no access to the queue can span
+/// a call that delivers an event (and may send another).
+private final class PendingEvents<Value, Failure: Error> {
+    private var events = Queue<Event<Value, Failure>>()
+
+    var isEmpty: Bool { events.isEmpty }
+
+    @inline(never)
+    func append(_ event: Event<Value, Failure>) {
+        events.append(event)
+    }
+
+    @inline(never)
+    func popFirst() -> Event<Value, Failure>? {
+        events.popFirst()
+    }
+
+    @inline(never)
+    func removeAll() {
+        events.removeAll()
     }
 }
