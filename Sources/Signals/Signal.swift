@@ -56,7 +56,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// another thread or from more than one upstream subscription, cancels the sink when that
     /// disposable is disposed before the end, and returns `nil` only when the subscription has
     /// already ended. The disposable it returns reports `isDisposed` once the subscription ends.
-    @_disfavoredOverload
+    @_disfavoredOverload @usableFromInline
     package init(producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?) {
         self.producer = producer
     }
@@ -165,6 +165,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
 
     /// The name an operator gives what it makes from this signal, as RAC does:
     /// `[source name] -selector`.
+    @usableFromInline
     package func derivedName(_ selector: String) -> String {
         "[\(name ?? "")] \(selector)"
     }

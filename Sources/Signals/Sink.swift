@@ -43,6 +43,7 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
 
     /// Learns the disposable of the subscription feeding it, before the first event, so it can end
     /// that subscription early (as `take` does). Operators pass it on downstream.
+    @usableFromInline
     package func attach(_ upstream: Disposable) {}
 
     /// The subscription feeding this sink was disposed before it ended: deliver nothing more, and
@@ -69,6 +70,7 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
 }
 
 /// A sink in an operator: forwards `attach` to the sink downstream.
+@usableFromInline
 package class OperatorSink<Value, Failure: Error, DownstreamValue, DownstreamFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     package let downstream: Sink<DownstreamValue, DownstreamFailure>
 
@@ -102,6 +104,11 @@ extension Signal {
     /// one-input operators are built.
     ///
     /// `makeSink` may run on any thread; it should only build the sink from what it captured.
+    ///
+    /// `@inlinable`, as the operators that are: a client that builds one with its own types then
+    /// looks up none of the generic metadata (of `Sink`, `Signal` and the closure's type) that an
+    /// unspecialized `lift` looks up each time it is called.
+    @inlinable
     package func lift<DownstreamValue, DownstreamFailure: Error>(
         _ makeSink: @escaping (Sink<DownstreamValue, DownstreamFailure>) -> Sink<Value, Failure>
     ) -> Signal<DownstreamValue, DownstreamFailure> {

@@ -53,6 +53,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
         self.init(ClosureSink(next: next, error: error, completed: completed))
     }
 
+    @usableFromInline
     package init(_ receiver: Sink<Value, Failure>) {
         gate = SubscriberGate(receiver)
         disposable = CompoundDisposable()

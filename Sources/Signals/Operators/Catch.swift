@@ -33,6 +33,7 @@ extension Signal {
     /// The same as `catch { _ in replacement }`.
     ///
     /// RAC 2.5: `-catchTo:`.
+    @inlinable
     public func `catch`<NewFailure>(to replacement: Signal<Value, NewFailure>) -> Signal<Value, NewFailure> {
         catching { _ in replacement }.named(derivedName("-catchTo: \(replacement.name ?? "")"))
     }
@@ -41,11 +42,16 @@ extension Signal {
     /// annotation: `signal.catch(to: .empty)`.
     ///
     /// RAC 2.5: `-catchTo:`.
+    @inlinable
     public func `catch`(to replacement: Signal) -> Signal {
         catching { _ in replacement }.named(derivedName("-catchTo: \(replacement.name ?? "")"))
     }
 
-    private func catching<NewFailure>(
+    // `@inlinable`, as the operators that are: a client that catches with its own types then
+    // looks up none of the generic metadata (of `Signal`, `Subscriber` and `CatchSink`) that
+    // unspecialized code looks up for each signal made and each subscription.
+    @inlinable
+    func catching<NewFailure>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
         Signal<Value, NewFailure>(producer: { downstream in
@@ -62,10 +68,12 @@ extension Signal {
 }
 
 /// The source side of `catch`: on an error, subscribes the output to the handler's signal.
-private final class CatchSink<Value, Failure: Error, NewFailure: Error>: SubscriberSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
+@usableFromInline
+package final class CatchSink<Value, Failure: Error, NewFailure: Error>: SubscriberSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
     private let current: SerialDisposable
     private let handler: @Sendable (Failure) -> Signal<Value, NewFailure>
 
+    @usableFromInline
     init(
         _ output: Subscriber<Value, NewFailure>,
         current: SerialDisposable,

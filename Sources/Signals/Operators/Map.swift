@@ -33,9 +33,11 @@ private final class MapSink<Value, U, Failure: Error>: PassthroughSink<Value, U,
 }
 
 /// A value the library hands between threads under its own serialization.
+@usableFromInline
 package struct UncheckedSendable<Value>: @unchecked Sendable {
-    package let value: Value
+    @usableFromInline package let value: Value
 
+    @inlinable
     package init(_ value: Value) {
         self.value = value
     }

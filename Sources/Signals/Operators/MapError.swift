@@ -6,6 +6,7 @@ extension Signal {
     /// ```
     ///
     /// RAC 2.5: none; RAC 4: `mapError(_:)`.
+    @inlinable
     public func mapError<NewFailure>(
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
@@ -29,9 +30,11 @@ extension Signal where Failure == Never {
     }
 }
 
-private final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: OperatorSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
+@usableFromInline
+package final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: OperatorSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
     private let transform: @Sendable (Failure) -> NewFailure
 
+    @usableFromInline
     init(_ downstream: Sink<Value, NewFailure>, _ transform: @escaping @Sendable (Failure) -> NewFailure) {
         self.transform = transform
         super.init(downstream)

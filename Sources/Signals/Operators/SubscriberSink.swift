@@ -44,6 +44,7 @@ extension Signal {
 ///
 /// It is not cancelled: disposing the output closes it, and the input's subscription lets go of
 /// this sink.
+@usableFromInline
 package class SubscriberSink<Value, Failure: Error, OutputValue, OutputFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     package let output: Subscriber<OutputValue, OutputFailure>
 
