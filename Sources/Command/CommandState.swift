@@ -48,6 +48,9 @@ struct CommandState<Output, Failure: Error> {
     @usableFromInline var sentEnabled: Bool?
     /// The events the main thread has yet to send, in order.
     @usableFromInline var pending: [CommandEvent<Output, Failure>] = []
+    /// An empty array whose storage ``pending`` takes when it is handed to the main thread (see
+    /// ``takePending(into:)``).
+    @usableFromInline var spare: [CommandEvent<Output, Failure>] = []
     /// Whether a main-queue block that will send ``pending`` is queued or running.
     @usableFromInline var isDraining = false
 
@@ -145,12 +148,13 @@ struct CommandState<Output, Failure: Error> {
     ///
     /// The arrays trade places, so that the block that sends the events, emptying `events` with
     /// its capacity kept after each batch, hands its storage back for the next events to be
-    /// queued in: a steady flow of executions allocates no array.
+    /// queued in (and the larger of the empty arrays is kept aside, for the next batch, when
+    /// nothing is pending): a steady flow of executions allocates no array.
     @inlinable
     mutating func takePending(into events: inout [CommandEvent<Output, Failure>]) -> Bool {
         guard !pending.isEmpty else {
             isDraining = false
-            if events.capacity > pending.capacity { swap(&events, &pending) }
+            if events.capacity > spare.capacity { swap(&events, &spare) }
             return false
         }
         if isFinishing {
@@ -164,6 +168,7 @@ struct CommandState<Output, Failure: Error> {
             isFinished = true
         }
         swap(&events, &pending)
+        if pending.capacity < spare.capacity { swap(&pending, &spare) }
         return true
     }
 
