@@ -38,7 +38,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     public let disposable: CompoundDisposable
 
     /// Where the events are serialized; the first child of `disposable`, which closes it.
-    package let gate: SubscriberGate<Value, Failure>
+    @usableFromInline package let gate: SubscriberGate<Value, Failure>
 
     /// A subscriber that calls the given closures; each is optional.
     ///
@@ -53,13 +53,13 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
         self.init(ClosureSink(next: next, error: error, completed: completed))
     }
 
-    @usableFromInline
+    // `@inlinable`, so that an operator specialized for its client's types makes the gate without
+    // a lookup of its generic metadata.
+    @inlinable
     package init(_ receiver: Sink<Value, Failure>) {
         gate = SubscriberGate(receiver)
         disposable = CompoundDisposable()
-        disposable.add(gate)
-        // A disposal that finds the subscription ended waits for its terminal event's delivery.
-        disposable.settledBy = gate
+        gate.install(in: disposable)
     }
 
     deinit {

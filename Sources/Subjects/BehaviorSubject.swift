@@ -23,6 +23,6 @@ public final class BehaviorSubject<Value, Failure: Error>: Subject<Value, Failur
     public init(value: Value) {
         let observers = ReplaySink<Value, Failure>(capacity: 1, replaysValuesAfterEnd: false)
         observers.keep(value)
-        super.init(replaying: observers)
+        super.init(replaying: observers, input: SerialInput(observers))
     }
 }

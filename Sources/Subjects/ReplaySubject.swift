@@ -21,7 +21,7 @@ import Signals
 ///
 /// RAC 2.5: `RACReplaySubject`, `+replaySubjectWithCapacity:`.
 public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {
-    private let observers: ReplaySink<Value, Failure>
+    @usableFromInline let observers: ReplaySink<Value, Failure>
 
     /// A replay subject keeping the last `capacity` values.
     ///
@@ -31,10 +31,16 @@ public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>
     ///   A negative capacity is a precondition failure.
     ///
     /// RAC 2.5: `+replaySubjectWithCapacity:` (`+subject` for the unlimited default).
+    //
+    // `@inlinable`, so that a client with its own types makes the subject's parts (as a command
+    // does for each execution) without the lookups of their generic metadata that unspecialized
+    // code makes for each.
+    @inlinable
     public init(capacity: Int = .max) {
         precondition(capacity >= 0, "ReplaySubject(capacity:) needs a capacity of zero or more, got \(capacity)")
-        observers = ReplaySink<Value, Failure>(capacity: capacity)
-        super.init(replaying: observers)
+        let observers = ReplaySink<Value, Failure>(capacity: capacity, memberType: BroadcastObserver<Value, Failure>.self)
+        self.observers = observers
+        super.init(replaying: observers, input: SerialInput(observers))
     }
 
     /// Keeps `value` as the latest, for later subscribers, without sending it to the current ones.

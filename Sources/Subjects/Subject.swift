@@ -31,7 +31,7 @@ import Signals
 /// RAC 2.5: `RACSubject`, `+subject`.
 public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberProtocol, @unchecked Sendable {
     /// Where every event sent to the subject is serialized on its way to the subscribers.
-    let input: SerialInput<Value, Failure>
+    @usableFromInline let input: SerialInput<Value, Failure>
 
     /// A subject with no subscribers.
     ///
@@ -47,9 +47,10 @@ public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberP
         super.init(producer: { sink in observers.add(sink, deliveredUnder: input) })
     }
 
-    /// A subject whose new subscribers `observers` replays its kept values to.
-    init(replaying observers: ReplaySink<Value, Failure>) {
-        let input = SerialInput(observers)
+    /// A subject whose new subscribers `observers` replays its kept values to, with `input`, the
+    /// input of `observers`.
+    @usableFromInline
+    init(replaying observers: ReplaySink<Value, Failure>, input: SerialInput<Value, Failure>) {
         self.input = input
         super.init(producer: { sink in observers.subscribe(sink, through: input) })
     }

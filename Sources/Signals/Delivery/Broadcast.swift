@@ -165,6 +165,7 @@ package final class Broadcast: @unchecked Sendable {
 }
 
 /// One subscription to a ``Broadcast``: the base of the members a hot signal sends to.
+@usableFromInline
 package class BroadcastMember: Disposable, @unchecked Sendable {
     // Its links in the broadcast's joining list; read and written under the broadcast's lock.
     fileprivate var isJoining = false
@@ -224,10 +225,11 @@ private struct JoiningList {
 /// the cycle is broken when they leave, at the terminal event, or when this sink goes (the signal
 /// and its input are both gone). No weak reference: a weakly referenced object pays for it on
 /// every retain.
+@usableFromInline
 package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     package final let broadcast = Broadcast()
     /// Looked up once: making a member through it costs no metadata lookup per subscription.
-    private let memberType = BroadcastObserver<Value, Failure>.self
+    private let memberType: BroadcastObserver<Value, Failure>.Type
     // The terminal event is kept by the broadcast, as its ending (``Broadcast/Ending``), not
     // here: a field of type `Lock<Event<Value, Failure>?>` cost the lookups of the metadata of
     // `Mutex`, `Optional` and `Event` for these types when a sink was made, when it went, and at
@@ -235,6 +237,15 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
     // reason.
 
     package override init() {
+        memberType = BroadcastObserver<Value, Failure>.self
+        super.init()
+    }
+
+    /// A sink whose members are of `memberType`, `BroadcastObserver<Value, Failure>.self`, looked up
+    /// by the caller: code specialized for its types finds it at no cost.
+    @usableFromInline
+    package init(memberType: BroadcastObserver<Value, Failure>.Type) {
+        self.memberType = memberType
         super.init()
     }
 
@@ -345,6 +356,7 @@ package final class FailureBox<Failure: Error>: @unchecked Sendable {
 
 /// One subscription to a hot signal. Its sink is touched only by the owner of the input's lock,
 /// so disposing it quiesces that lock before it cancels and lets go of the sink.
+@usableFromInline
 package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @unchecked Sendable {
     @exclusivity(unchecked) private var sink: Retained<Sink<Value, Failure>>
     private let lock: any Quiescing

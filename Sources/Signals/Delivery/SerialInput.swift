@@ -33,6 +33,7 @@ extension DeliveryLock: Quiescing {}
 ///
 /// A terminal event first disposes ``disposable`` (the subscriptions the subject holds to other
 /// signals), then reaches the receiver; events after it are dropped.
+@usableFromInline
 package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Sendable {
     /// The subscriptions that send to this input; disposed by the terminal event.
     package let disposable = CompoundDisposable()
@@ -54,6 +55,7 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     private let hasEnded = Atomic<Bool>(false)
     private let contextKey = DeliveryContext.key
 
+    @usableFromInline
     package init(_ receiver: Sink<Value, Failure>) {
         self.receiver = Retained(receiver)
     }

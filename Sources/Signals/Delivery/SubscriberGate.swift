@@ -28,6 +28,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     /// the receiver, so that a send put off before the release is still delivered.
     private let putOffCount = Atomic<Int>(0)
 
+    @usableFromInline
     init(_ receiver: Sink<Value, Failure>) {
         self.receiver = Retained(receiver)
         super.init()
@@ -35,6 +36,15 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 
     deinit {
         receiver.release()
+    }
+
+    /// Makes the gate the first child of `subscription`, the disposable of its subscriber, which
+    /// closes it, and what a disposal that finds the subscription ended waits on: for the
+    /// terminal event's delivery.
+    @usableFromInline
+    func install(in subscription: CompoundDisposable) {
+        subscription.add(self)
+        subscription.settledBy = self
     }
 
     func sendNext(_ value: Value) {

@@ -7,6 +7,7 @@ import Schedulers
 /// and a new subscriber is replayed to and made a member in one piece of work run as the
 /// deliverer (``subscribe(_:through:)``). So no send can fall between the replay and the first live
 /// value: nothing is missed and nothing comes twice, however sends and subscriptions race.
+@usableFromInline
 package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Failure>, @unchecked Sendable {
     private let capacity: Int
     private let replaysValuesAfterEnd: Bool
@@ -26,6 +27,15 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         self.capacity = capacity
         self.replaysValuesAfterEnd = replaysValuesAfterEnd
         super.init()
+    }
+
+    /// A replay subject's sink, keeping the last `capacity` values, whose members are of
+    /// `memberType` (see ``BroadcastSink/init(memberType:)``).
+    @usableFromInline
+    package init(capacity: Int, memberType: BroadcastObserver<Value, Failure>.Type) {
+        self.capacity = capacity
+        replaysValuesAfterEnd = true
+        super.init(memberType: memberType)
     }
 
     deinit {
