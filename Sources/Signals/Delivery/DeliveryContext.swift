@@ -121,10 +121,17 @@ package struct DeliveryContext {
         return retired
     }
 
-    /// Releases `objects`, outside any access to the state.
+    /// Releases `objects`, outside any access to the state; then gives their array's storage
+    /// back to the state, when it is small and nothing was retired meanwhile, for the next
+    /// objects retired (one retirement at each terminal event inside a delivery would otherwise
+    /// allocate an array each time).
     @inline(never)
     private func release(_ objects: consuming [AnyObject]) {
-        _ = consume objects
+        var objects = objects
+        objects.removeAll(keepingCapacity: true)
+        if objects.capacity <= 64, state.pointee.retired.isEmpty {
+            state.pointee.retired = objects
+        }
     }
 
     /// The calling thread's context, made on its first use and freed when the thread exits.

@@ -64,14 +64,21 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         synchronously: Bool = false
     ) -> Disposable {
         let member = member(for: sink, deliveredUnder: input)
-        if synchronously {
-            input.run { [self] in replay(to: member) }
+        if synchronously || Scheduler.current != nil {
+            // Where the subscription scheduler runs it at once (a scheduler is current), at once
+            // here, as it would: no closure is made for it unless the input is busy.
+            replay(to: member, through: input)
         } else {
-            Scheduler.subscription.schedule { [self] in
-                input.run { [self] in replay(to: member) }
-            }
+            Scheduler.subscription.schedule { [self] in replay(to: member, through: input) }
         }
         return member
+    }
+
+    /// Replays to `member` as the input's deliverer: `input.run`, without making its closure
+    /// when nobody delivers.
+    private func replay(to member: BroadcastObserver<Value, Failure>, through input: SerialInput<Value, Failure>) {
+        if input.quiesceIfFree({ replay(to: member) }) { return }
+        input.run { [self] in replay(to: member) }
     }
 
     private func replay(to member: BroadcastObserver<Value, Failure>) {
