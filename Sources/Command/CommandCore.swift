@@ -42,6 +42,9 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let errorsSubject = Subject<Failure, Never>()
     /// `DispatchQueue.main`, looked up once: on Linux, each lookup makes a new wrapper object.
     @usableFromInline let mainQueue = DispatchQueue.main
+    /// What an execution's signal on `executionSignals` continues with where the execution fails;
+    /// made once, as it holds nothing.
+    @usableFromInline let completion = Signal<Output, Never>.empty
 
     /// How many events one main-queue block sends at most before it lets other main-queue work
     /// run and queues another for the rest (events that executions add while it runs included).
@@ -96,7 +99,7 @@ final class CommandCore<Output, Failure: Error>: @unchecked Sendable {
     /// Queues execution `index` for `executionSignals` and its subscription, on the main queue.
     @inlinable
     func start(_ index: UInt64, _ source: Signal<Output, Failure>, _ execution: CommandExecution<Output, Failure>) {
-        let started = StartedExecution(index: index, signal: execution.results.catch(to: Signal<Output, Never>.empty))
+        let started = StartedExecution(index: index, signal: execution.results.catch(to: completion))
         update { state in
             state.queue(.started(started))
             state.queue(.subscribe(source, execution))
