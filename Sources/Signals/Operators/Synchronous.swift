@@ -229,7 +229,11 @@ private final class Outcome<Answer>: @unchecked Sendable {
             if value != nil, !throughMainQueue || delivered.load(ordering: .acquiring) { return value }
             let now = Date()
             if now >= deadline, hasRun || !throughMainQueue { return value }
-            let sliceEnd = min(deadline, now.addingTimeInterval(0.01))
+            // With the answer in and its main-queue block still to run, the run loop gets a slice
+            // even past the deadline: run with a date already past, it may return without looking
+            // at the main queue, and the block queued before the call would not have run.
+            let awaitingDelivery = value != nil && throughMainQueue
+            let sliceEnd = awaitingDelivery ? now.addingTimeInterval(0.01) : min(deadline, now.addingTimeInterval(0.01))
             hasRun = true
             if !runLoop.run(mode: .default, before: sliceEnd) {
                 if value != nil { return value }
