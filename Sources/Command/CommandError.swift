@@ -12,6 +12,9 @@ public enum CommandError<Failure: Error>: Error {
     case failed(Failure)
 
     /// The execution's error, or `nil` for ``notEnabled``.
+    ///
+    /// RAC 2.5: none; there the error is the execution's own `NSError`, or one in
+    /// `RACCommandErrorDomain`.
     public var failure: Failure? {
         if case let .failed(failure) = self { return failure }
         return nil
@@ -23,6 +26,8 @@ extension CommandError: Equatable where Failure: Equatable {}
 extension CommandError: Hashable where Failure: Hashable {}
 
 extension CommandError: CustomStringConvertible {
+    /// What went wrong, in words: RAC 2.5's `NSLocalizedDescriptionKey` for ``notEnabled`` ("The
+    /// command is disabled and cannot be executed"), the execution's error for ``failed(_:)``.
     public var description: String {
         switch self {
         case .notEnabled: "The command is disabled and cannot be executed"
