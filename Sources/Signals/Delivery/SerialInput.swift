@@ -89,27 +89,13 @@ package final class SerialInput<Value, Failure: Error>: Quiescing, @unchecked Se
     package func sendError(_ error: Failure) {
         if hasEnded.load(ordering: .relaxed) { return }
         // As `sendNext`: delivered at once by a thread that becomes the deliverer, else queued.
-        if tickets.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            let context = DeliveryContext.current(in: contextKey)
-            context.depth += 1
-            end()?.receive(error: error)
-            drain(context)
-        } else {
-            enqueueError(error)
-        }
+        if !quiesceIfFree({ end()?.receive(error: error) }) { enqueueError(error) }
     }
 
     /// Sends completion and ends the input, unless it has ended.
     package func sendCompleted() {
         if hasEnded.load(ordering: .relaxed) { return }
-        if tickets.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            let context = DeliveryContext.current(in: contextKey)
-            context.depth += 1
-            end()?.receiveCompleted()
-            drain(context)
-        } else {
-            enqueueCompleted()
-        }
+        if !quiesceIfFree({ end()?.receiveCompleted() }) { enqueueCompleted() }
     }
 
     /// Keeps `subscription`, a subscription that sends to this input, until it ends or the input
