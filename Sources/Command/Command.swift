@@ -21,7 +21,7 @@ import Subjects
 ///   queue, after `executing` and `enabled` have changed there. The execution runs to its end
 ///   whether or not anyone subscribes to what `execute` returns; nothing can cancel it.
 /// - **The main thread.** ``executionSignals``, ``errors`` and every change of ``executing`` and
-///   ``enabled`` are delivered on the main queue (with ``Scheduler/main`` current), so the main
+///   ``enabled`` are delivered on the main queue (with `Scheduler.main` current), so the main
 ///   queue must run (an app's run loop, `dispatchMain()`, or a test spinning `RunLoop.main`).
 /// - **Release.** When the command is released, its four signals complete on the main queue and
 ///   the caller's enabled signal is disposed; executions still running carry on, for whoever
@@ -48,7 +48,7 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// Whether an execution is running: `true` from the start of the first of overlapping
     /// executions to the end of the last.
     ///
-    /// Sends its latest value at once to each subscriber (through ``Scheduler/subscription``, as
+    /// Sends its latest value at once to each subscriber (through `Scheduler.subscription`, as
     /// every replay does), then only changes, on the main thread; starts as `false`. The latest
     /// value is the last one sent on the main thread: right after `execute`, before the main
     /// queue has run, it is still `false`. Completes on the main thread when the command is
@@ -61,7 +61,7 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
     /// given to init (`true` until it sends one), and no execution running unless
     /// ``allowsConcurrentExecution``.
     ///
-    /// Sends its latest value at once to each subscriber (through ``Scheduler/subscription``),
+    /// Sends its latest value at once to each subscriber (through `Scheduler.subscription`),
     /// then only changes, on the main thread. As for ``executing``, the latest value is the last
     /// one sent on the main thread; ``execute(_:)`` itself checks the state as it is. Completes on
     /// the main thread when the command is released.

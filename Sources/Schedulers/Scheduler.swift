@@ -6,7 +6,7 @@ import Foundation
 /// time.
 ///
 /// Every scheduler but ``immediate`` runs its blocks one at a time and becomes ``current`` while a
-/// block runs. The `schedule` methods return a ``Disposable`` that cancels the work if it has not
+/// block runs. The `schedule` methods return a `Disposable` that cancels the work if it has not
 /// started yet (and stops a repeating schedule), or `nil` when there is nothing left to cancel.
 ///
 /// ```swift
@@ -70,8 +70,10 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// disposed.
     ///
     /// - Parameters:
+    ///   - date: When the first run is due.
     ///   - interval: Seconds between runs; must be positive.
     ///   - leeway: How late each run may be, so the system can coalesce timers; zero or more.
+    ///   - action: The block to run each time.
     /// - Returns: A disposable that stops the schedule.
     ///
     /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`.

@@ -17,7 +17,7 @@ import Schedulers
 /// signal.map { $0 * 10 }.subscribe(next: { print($0) })   // prints 10, 20
 /// ```
 ///
-/// Subscription goes through ``Scheduler/subscription``: the create block runs at once when a
+/// Subscription goes through `Scheduler.subscription`: the create block runs at once when a
 /// scheduler is current (or on the main thread), else on a background scheduler, as in RAC 2.5.
 /// Operators such as `map` and `filter` are direct: a value reaches the subscriber on the thread
 /// that sent it.
@@ -26,7 +26,7 @@ import Schedulers
 ///
 /// - Its callbacks are called one at a time, in order, `next* (error | completed)?`.
 /// - Once the disposable `subscribe` returned has been disposed, no callback starts and no
-///   terminal event follows (see ``Disposable`` for dispose() called from inside a callback),
+///   terminal event follows (see `Disposable` for dispose() called from inside a callback),
 ///   and everything the subscription captured, the closures given to `subscribe` included, is
 ///   released, even while the disposable itself is kept.
 /// - Once the subscription has ended, by a terminal event or by disposal, that disposable reports

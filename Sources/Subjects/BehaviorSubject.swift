@@ -12,7 +12,7 @@ import Signals
 /// selection.sendNext(3)                       // prints 3
 /// ```
 ///
-/// As in RAC 2.5, the current value goes to a new subscriber through ``Scheduler/subscription``:
+/// As in RAC 2.5, the current value goes to a new subscriber through `Scheduler.subscription`:
 /// at once where a scheduler is current (or on the main thread), else on a background scheduler.
 ///
 /// RAC 2.5: `RACBehaviorSubject`, `+behaviorSubjectWithDefaultValue:`.

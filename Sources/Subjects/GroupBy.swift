@@ -1,7 +1,7 @@
 import Disposables
 import Signals
 
-/// A subject for the values of one group of a ``Signal/group(by:transform:)``, with its key.
+/// A subject for the values of one group of a ``Signals/Signal/group(by:transform:)``, with its key.
 ///
 /// RAC 2.5: `RACGroupedSignal`.
 public final class GroupedSignal<Key: Hashable, Value, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {

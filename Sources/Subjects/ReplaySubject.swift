@@ -8,7 +8,7 @@ import Signals
 /// A subscriber that comes while another thread is delivering is replayed to by that thread,
 /// right after its current event, so `subscribe` may return before the replay.
 ///
-/// As in RAC 2.5, the replay goes through ``Scheduler/subscription``: at once where a scheduler
+/// As in RAC 2.5, the replay goes through `Scheduler.subscription`: at once where a scheduler
 /// is current (or on the main thread), else on a background scheduler. So the replay always runs
 /// on a scheduler, and a subscriber on a plain thread or a global queue can dispose its
 /// subscription from its first replayed value.

@@ -17,7 +17,7 @@ import Signals
 /// - **Departure:** the terminal event reaches every subscriber once, and a subscriber that comes
 ///   later gets it at once (RAC 2.5's subject keeps no terminal state, so a late subscriber waits
 ///   forever). Sends after the terminal event are ignored.
-/// - As a subscriber of other signals (``Signal/subscribe(_:)``), it keeps their subscriptions
+/// - As a subscriber of other signals (`Signal.subscribe(_:)`), it keeps their subscriptions
 ///   only while they run, and disposes those still running when it is sent an error or completion.
 ///
 /// ```swift

@@ -104,7 +104,7 @@ extension LazyList {
 
 extension Sequence {
     /// A lazy list of this sequence's elements, pulled from one iterator made now (see
-    /// ``LazyList/init(_:)``).
+    /// ``LazyList/init(_:)-4yvji``).
     ///
     /// It serves every collection: `Array`; `Set` (in its iteration order); `String` (its
     /// `Character`s); ranges (`(1...).lazyList` is infinite); `Dictionary` (`(key, value)` pairs of

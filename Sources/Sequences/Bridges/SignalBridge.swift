@@ -14,7 +14,7 @@ extension LazyList {
     }
 
     /// A signal that sends the elements on `scheduler`, one per step of
-    /// ``Schedulers/Scheduler/scheduleRecursive(_:)``, then completes. Each subscription walks the
+    /// `Scheduler.scheduleRecursive(_:)`, then completes. Each subscription walks the
     /// list from its head (what one evaluates, the next finds evaluated). Disposing the
     /// subscription stops the walk, and a subscriber that is disposed evaluates no further element.
     ///
@@ -22,7 +22,7 @@ extension LazyList {
     /// LazyList(1...3).signal(on: .immediate).subscribeNext { print($0) }   // 1, 2, 3
     /// ```
     ///
-    /// On ``Schedulers/Scheduler/immediate`` the steps run in a loop on the subscribing thread, as
+    /// On `Scheduler.immediate` the steps run in a loop on the subscribing thread, as
     /// `scheduleRecursive` runs them there.
     ///
     /// RAC 2.5: `-signalWithScheduler:`.

@@ -14,7 +14,7 @@ extension Signal {
     /// values.buffer(1, on: scheduler)   // [1, 2] at 1 s, [3] at 2.5 s
     /// ```
     ///
-    /// `scheduler` must not be ``Scheduler/immediate``, which can only wait by blocking.
+    /// `scheduler` must not be `Scheduler.immediate`, which can only wait by blocking.
     ///
     /// RAC 2.5: `-bufferWithTime:onScheduler:` (which sends a `RACTuple`).
     public func buffer(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal<[Value], Failure> {

@@ -5,7 +5,7 @@ extension Signal where Value == Date, Failure == Never {
     /// Sends the scheduler's date every `interval` seconds, starting one interval after
     /// subscription; never completes.
     ///
-    /// Disposal stops the timer. On a ``TestScheduler`` the dates are its virtual time.
+    /// Disposal stops the timer. On a `TestScheduler` the dates are its virtual time.
     ///
     /// ```swift
     /// Signal.interval(1, on: scheduler)   // now + 1 s, now + 2 s, …
@@ -13,7 +13,7 @@ extension Signal where Value == Date, Failure == Never {
     ///
     /// - Parameters:
     ///   - interval: Seconds between values; must be positive.
-    ///   - scheduler: Where the values are sent; not ``Scheduler/immediate``, which cannot repeat.
+    ///   - scheduler: Where the values are sent; not `Scheduler.immediate`, which cannot repeat.
     ///   - leeway: How late each value may be, so the system can coalesce timers; zero or more.
     ///
     /// RAC 2.5: `+interval:onScheduler:withLeeway:`, `+interval:onScheduler:` (which send

@@ -19,7 +19,7 @@ extension Signal {
     /// - Parameters:
     ///   - keys: Picks the case to follow.
     ///   - cases: The signal to follow for each key.
-    ///   - default: The signal to follow for a key that has no case, or `nil`.
+    ///   - defaultSignal: The signal to follow for a key that has no case, or `nil`.
     ///
     /// RAC 2.5: `+switch:cases:default:`.
     public static func `switch`<Key: Hashable>(

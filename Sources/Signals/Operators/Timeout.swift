@@ -12,7 +12,7 @@ extension Signal {
     /// request.timeout(5, on: scheduler, raising: .tooSlow)
     /// ```
     ///
-    /// `scheduler` must not be ``Scheduler/immediate``, which can only wait by blocking.
+    /// `scheduler` must not be `Scheduler.immediate`, which can only wait by blocking.
     ///
     /// RAC 2.5: `-timeout:onScheduler:` (whose error is always `RACSignalErrorTimedOut`).
     public func timeout(_ interval: TimeInterval, on scheduler: Scheduler, raising error: Failure) -> Signal {
@@ -31,7 +31,7 @@ extension Signal where Failure == any Error {
     /// the source and fails with ``SignalError/timedOut``.
     ///
     /// The deadline is one, counted from subscription: values do not push it back. `scheduler`
-    /// must not be ``Scheduler/immediate``.
+    /// must not be `Scheduler.immediate`.
     ///
     /// RAC 2.5: `-timeout:onScheduler:`.
     public func timeout(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal {
@@ -44,7 +44,7 @@ extension Signal where Failure == SignalError {
     /// the source and fails with ``SignalError/timedOut``.
     ///
     /// The deadline is one, counted from subscription: values do not push it back. `scheduler`
-    /// must not be ``Scheduler/immediate``.
+    /// must not be `Scheduler.immediate`.
     ///
     /// RAC 2.5: `-timeout:onScheduler:`.
     public func timeout(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal {

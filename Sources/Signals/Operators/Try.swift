@@ -4,7 +4,7 @@ extension Signal {
     /// A signal that runs `body` for each subscription and sends what it returns, then completes;
     /// or, when `body` throws, fails with that error.
     ///
-    /// Like every created signal, its subscription goes through ``Scheduler/subscription``: at
+    /// Like every created signal, its subscription goes through `Scheduler.subscription`: at
     /// once when a scheduler is current, else on a background scheduler.
     ///
     /// ```swift

@@ -4,7 +4,7 @@ import Schedulers
 extension Signal {
     /// A signal that sends `value`, then completes.
     ///
-    /// Like every subscription, it goes through ``Scheduler/subscription``: at once when a
+    /// Like every subscription, it goes through `Scheduler.subscription`: at once when a
     /// scheduler is current, else on a background scheduler.
     ///
     /// RAC 2.5: `+return:`.
@@ -43,7 +43,7 @@ extension Signal {
     /// A signal that calls `makeSignal` for each subscription and subscribes to what it returns.
     ///
     /// Use it to postpone work, or to make a fresh signal (or subject) per subscriber. Like a
-    /// created signal's block, `makeSignal` runs through ``Scheduler/subscription``: at once when
+    /// created signal's block, `makeSignal` runs through `Scheduler.subscription`: at once when
     /// a scheduler is current, else on a background scheduler.
     ///
     /// RAC 2.5: `+defer:`.
