@@ -1,0 +1,69 @@
+import Disposables
+
+extension Signal {
+    /// Subscribes with `@MainActor` closures: each value, the error and completion is delivered
+    /// on the main actor, in the order the source sent them.
+    ///
+    /// Only the callbacks move: the subscription itself is made at once, on the calling thread,
+    /// whatever it is, and the source runs its work where it would for ``subscribe(next:error:completed:)``
+    /// (contrast `subscribe(on:)`, which moves the subscription and leaves delivery alone).
+    /// Delivery is ``deliverOnMainThread()``'s: an event the source sends on the main thread, with
+    /// no earlier event still waiting, is delivered at once; any other goes through the main
+    /// queue. Either way the closure runs on the main thread, which is the main actor's executor,
+    /// so it may read and write main-actor state directly. Disposing the returned disposable
+    /// cancels the events still waiting: no closure is called after `dispose()` returns on the
+    /// main actor.
+    ///
+    /// The names pair with ``deliverOnMainThread()``: that one moves the events of a signal to the
+    /// main thread; this one subscribes where the callbacks are *isolated* to the main actor, so
+    /// that Swift 6 code needs no `MainActor.assumeIsolated` of its own.
+    ///
+    /// ```swift
+    /// @MainActor final class ViewModel {
+    ///     var title = ""
+    ///     func bind(_ titles: Signal<String, Never>) -> Disposable {
+    ///         titles.subscribeOnMainActor(next: { [weak self] in self?.title = $0 })
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - next: Called on the main actor with each value.
+    ///   - error: Called on the main actor with the error; nothing follows it.
+    ///   - completed: Called on the main actor when the signal completes; nothing follows it.
+    /// - Returns: A disposable that ends the subscription and cancels the events not yet delivered.
+    ///
+    /// RAC 2.5: `[[signal deliverOnMainThread] subscribeNext:error:completed:]`; new in the sense
+    /// that RAC 2.5 has no actor isolation to carry.
+    @discardableResult
+    public func subscribeOnMainActor(
+        next: @escaping @MainActor @Sendable (Value) -> Void = { _ in },
+        error: @escaping @MainActor @Sendable (Failure) -> Void = { _ in },
+        completed: @escaping @MainActor @Sendable () -> Void = {}
+    ) -> Disposable where Value: Sendable {
+        deliverOnMainThread().subscribe(
+            next: { value in MainActor.assumeIsolated { next(value) } },
+            error: { failure in MainActor.assumeIsolated { error(failure) } },
+            completed: { MainActor.assumeIsolated { completed() } }
+        )
+    }
+
+    /// Subscribes with a `@MainActor` closure for values, delivered on the main actor in order.
+    ///
+    /// The error and completion end the subscription and call nothing. See
+    /// ``subscribeOnMainActor(next:error:completed:)`` for where events are delivered.
+    ///
+    /// ```swift
+    /// titles.subscribeNextOnMainActor { [weak self] in self?.title = $0 }
+    /// ```
+    ///
+    /// - Parameter next: Called on the main actor with each value.
+    /// - Returns: A disposable that ends the subscription and cancels the values not yet delivered.
+    ///
+    /// RAC 2.5: `[[signal deliverOnMainThread] subscribeNext:]`.
+    @discardableResult
+    public func subscribeNextOnMainActor(_ next: @escaping @MainActor @Sendable (Value) -> Void) -> Disposable
+    where Value: Sendable {
+        subscribeOnMainActor(next: next)
+    }
+}
