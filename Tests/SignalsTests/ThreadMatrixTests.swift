@@ -281,6 +281,47 @@ final class ThreadMatrixTests: XCTestCase {
                          sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
         ])
     }
+
+    /// Issue 18: the main-actor subscription and the key-path binding, each wrapped in a created
+    /// signal that forwards what reaches its callbacks or its object.
+    func testMainActorSubscriptionAndAssign() {
+        assertMatrix([
+            row("subscribeOnMainActor", { source in
+                Signal { subscriber in
+                    source.subscribeOnMainActor(
+                        next: { subscriber.sendNext($0) },
+                        error: { subscriber.sendError($0) },
+                        completed: { subscriber.sendCompleted() }
+                    )
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            neverFailing("assign(to:on:)", { source in
+                Signal { subscriber in
+                    let target = ForwardingTarget(subscriber)
+                    // The source's completion handler keeps the target, which assign holds weakly.
+                    return source.doCompleted { target.complete() }.assign(to: \.value, on: target)
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+        ])
+    }
+}
+
+/// An object whose `value` setter sends what is written to `subscriber`.
+private final class ForwardingTarget: Sendable {
+    private let subscriber: Subscriber<Int, Never>
+
+    init(_ subscriber: Subscriber<Int, Never>) {
+        self.subscriber = subscriber
+    }
+
+    var value: Int {
+        get { 0 }
+        set { subscriber.sendNext(newValue) }
+    }
+
+    func complete() {
+        subscriber.sendCompleted()
+    }
 }
 
 /// `value * 10`, failing with `.second` at 3.

@@ -1,0 +1,80 @@
+import Disposables
+
+extension Signal where Failure == Never {
+    /// Binds the property at `keyPath` of `object` to this signal: each value is written there,
+    /// on the thread that delivers it, in order.
+    ///
+    /// `object` is held weakly. The binding ends, disposing the source's subscription, when the
+    /// signal completes, when the returned disposable is disposed, or when `object` has gone:
+    /// that is noticed at the next value at the latest (which is then not written anywhere),
+    /// since nothing tells a Swift object's watchers that it is going.
+    ///
+    /// Values are written wherever the signal sends them, so `object` must be safe to write from
+    /// those threads (it is `Sendable`); for a `@MainActor` object use
+    /// ``assignOnMainActor(to:on:)``.
+    ///
+    /// ```swift
+    /// let label = ObservableValue("")      // from Subjects
+    /// let binding = names.assign(to: \.value, on: label)
+    /// // label.value follows names until names completes, label goes, or binding is disposed
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property to write.
+    ///   - object: The object that holds it; held weakly.
+    /// - Returns: A disposable that ends the binding.
+    ///
+    /// RAC 2.5: `-setKeyPath:onObject:` and `RAC(object, keyPath) = signal`, which assert that the
+    /// signal never fails; here `Failure == Never` says so. RAC's `nilValue:` has no counterpart:
+    /// a property that can hold `nil` is typed optional, and the signal's values are of that type.
+    @discardableResult
+    public func assign<Root: AnyObject & Sendable>(
+        to keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
+        on object: Root
+    ) -> Disposable {
+        take(while: { [weak object] _ in object != nil })
+            .subscribe(next: { [weak object] value in object?[keyPath: keyPath] = value })
+    }
+}
+
+extension Signal where Failure == Never, Value: Sendable {
+    /// Binds the property at `keyPath` of a main-actor `object` to this signal: each value is
+    /// written there on the main actor, in order.
+    ///
+    /// Delivery is ``subscribeOnMainActor(next:error:completed:)``'s, and so is the subscription:
+    /// made at once, on the main actor, where this method is called. `object` is held weakly; the
+    /// binding ends, disposing the source's subscription, when the signal completes, when the
+    /// returned disposable is disposed, or when `object` has gone, noticed at the next value at
+    /// the latest.
+    ///
+    /// It must be called on the main actor: a key path to a main-actor property can be formed
+    /// only there, and it is not `Sendable`, so ``assign(to:on:)`` does not take it.
+    ///
+    /// ```swift
+    /// @MainActor final class ViewModel {
+    ///     var title = ""
+    ///     func bind(_ titles: Signal<String, Never>) -> Disposable {
+    ///         titles.assignOnMainActor(to: \.title, on: self)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property to write.
+    ///   - object: The object that holds it; held weakly.
+    /// - Returns: A disposable that ends the binding.
+    ///
+    /// RAC 2.5: `RAC(object, keyPath) = [signal deliverOnMainThread]`.
+    @MainActor @discardableResult
+    public func assignOnMainActor<Root: AnyObject>(
+        to keyPath: ReferenceWritableKeyPath<Root, Value>,
+        on object: Root
+    ) -> Disposable {
+        let binding = SerialDisposable()
+        binding.disposable = subscribeNextOnMainActor { [weak object] value in
+            guard let object else { return binding.dispose() }
+            object[keyPath: keyPath] = value
+        }
+        return binding
+    }
+}
