@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// RAC 2.5: `RACTargetQueueScheduler` (`-initWithName:targetQueue:`), `RACQueueScheduler`.
-public final class QueueScheduler: Scheduler, @unchecked Sendable {
+public final class QueueScheduler: Scheduler, DatedBlockOwner, @unchecked Sendable {
     /// The serial queue blocks run on.
     ///
     /// RAC 2.5: `RACQueueScheduler`'s `queue`.
@@ -151,7 +151,7 @@ public final class QueueScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// A dated block was disposed: the queue may drop it, and let the scheduler go when empty.
-    fileprivate func datedBlockDisposed() {
+    func datedBlockDisposed() {
         let released = dated.withLock { state -> QueueScheduler? in
             state.queue.blockDisposed()
             return state.queue.isEmpty ? state.keptAlive.take() : nil
@@ -191,13 +191,14 @@ extension QueueScheduler {
     }
 }
 
-/// A block for a date on a ``QueueScheduler``: disposing it also tells the scheduler, which drops
-/// disposed blocks from its queue.
-private final class DatedAction: ScheduledAction, @unchecked Sendable {
+/// A block for a date on a scheduler that keeps a ``DatedQueue`` (``QueueScheduler``,
+/// ``ActorScheduler``): disposing it also tells the scheduler, which drops disposed blocks from its
+/// queue.
+final class DatedAction: ScheduledAction, @unchecked Sendable {
     /// Weak: whoever keeps the disposable does not keep the scheduler.
-    private weak var scheduler: QueueScheduler?
+    private weak var scheduler: (any DatedBlockOwner)?
 
-    init(work: @escaping @Sendable () -> Void, scheduler: QueueScheduler) {
+    init(work: @escaping @Sendable () -> Void, scheduler: any DatedBlockOwner) {
         self.scheduler = scheduler
         super.init(work: work)
     }
@@ -209,8 +210,14 @@ private final class DatedAction: ScheduledAction, @unchecked Sendable {
     }
 }
 
+/// A scheduler whose dated blocks are ``DatedAction``s.
+protocol DatedBlockOwner: AnyObject, Sendable {
+    /// A dated block was disposed: the queue may drop it, and let the scheduler go when empty.
+    func datedBlockDisposed()
+}
+
 /// `seconds` in whole nanoseconds, as many as Dispatch can count.
-private func nanoseconds(_ seconds: TimeInterval) -> Int {
+func nanoseconds(_ seconds: TimeInterval) -> Int {
     seconds * 1e9 >= Double(Int.max) ? Int.max : Int(seconds * 1e9)
 }
 
