@@ -1,0 +1,75 @@
+import Disposables
+import Signals
+
+extension ObservableValue {
+    /// Makes the cell take every value `signal` sends, in order, on the thread that sends it.
+    ///
+    /// The cell is held weakly. The binding ends, disposing the subscription to `signal`, when
+    /// `signal` completes, when the returned disposable is disposed, or when the cell goes (at
+    /// once: the cell's ``channel`` completes as it goes).
+    ///
+    /// ```swift
+    /// let status = ObservableValue("idle")
+    /// status.bind(from: download.statusTexts)
+    /// ```
+    ///
+    /// - Parameter signal: The values to take; one that cannot fail, as a binding asserts in RAC.
+    /// - Returns: A disposable that ends the binding.
+    ///
+    /// RAC 2.5: `RAC(object, keyPath) = signal`.
+    @discardableResult
+    public func bind(from signal: Signal<Value, Never>) -> Disposable {
+        signal.take(until: channel.ignoreValues()).assign(to: \.value, on: self)
+    }
+
+    /// Makes the property at `keyPath` of `object` follow the cell: the current value at once,
+    /// then every change, written on the thread that changes the cell.
+    ///
+    /// `object` is held weakly: the binding ends, disposing its subscription, when the returned
+    /// disposable is disposed or when `object` has gone, which is noticed at the cell's next
+    /// change at the latest. The binding does not keep the cell: once the cell goes nothing more
+    /// is written.
+    ///
+    /// ```swift
+    /// let progress = ObservableValue(0.0)
+    /// progress.bind(to: \.value, on: otherCell)   // for a cell, bind(to:) says it shorter
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property to write.
+    ///   - object: The object that holds it; held weakly.
+    /// - Returns: A disposable that ends the binding.
+    ///
+    /// RAC 2.5: `RAC(object, keyPath) = RACObserve(cell, value)`.
+    @discardableResult
+    public func bind<Root: AnyObject & Sendable>(
+        to keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
+        on object: Root
+    ) -> Disposable {
+        signal.assign(to: keyPath, on: object)
+    }
+
+    /// Makes `other` follow this cell: its value is set to this cell's current value at once,
+    /// then to every change, on the thread that changes this cell.
+    ///
+    /// `other` is held weakly; the binding ends when the returned disposable is disposed or when
+    /// `other` goes (at once: its ``channel`` completes as it goes). The binding runs one way:
+    /// binding two cells to each other this way sets them back and forth forever; bind their
+    /// ``channel``s for a two-way binding.
+    ///
+    /// ```swift
+    /// let source = ObservableValue(1)
+    /// let mirror = ObservableValue(0)
+    /// source.bind(to: mirror)   // mirror.value == 1
+    /// source.value = 2          // mirror.value == 2
+    /// ```
+    ///
+    /// - Parameter other: The cell to set; held weakly.
+    /// - Returns: A disposable that ends the binding.
+    ///
+    /// RAC 2.5: `RAC(other, value) = RACObserve(self, value)`.
+    @discardableResult
+    public func bind(to other: ObservableValue<Value>) -> Disposable {
+        other.bind(from: signal)
+    }
+}
