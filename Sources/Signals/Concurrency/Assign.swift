@@ -41,8 +41,8 @@ extension Signal where Failure == Never, Value: Sendable {
     /// Binds the property at `keyPath` of a main-actor `object` to this signal: each value is
     /// written there on the main actor, in order.
     ///
-    /// Delivery is ``subscribeOnMainActor(next:error:completed:)``'s, and so is the subscription:
-    /// made at once, on the main actor, where this method is called. `object` is held weakly; the
+    /// Delivery is ``subscribeOnMainActor(next:error:completed:)``'s, and so is the subscription,
+    /// made from the main actor, where this method is called. `object` is held weakly; the
     /// binding ends, disposing the source's subscription, when the signal completes, when the
     /// returned disposable is disposed, or when `object` has gone, noticed at the next value at
     /// the latest.

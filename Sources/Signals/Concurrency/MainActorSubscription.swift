@@ -4,9 +4,11 @@ extension Signal {
     /// Subscribes with `@MainActor` closures: each value, the error and completion is delivered
     /// on the main actor, in the order the source sent them.
     ///
-    /// Only the callbacks move: the subscription itself is made at once, on the calling thread,
-    /// whatever it is, and the source runs its work where it would for ``subscribe(next:error:completed:)``
-    /// (contrast `subscribe(on:)`, which moves the subscription and leaves delivery alone).
+    /// Only the callbacks move: the subscription is made from the calling thread, whatever it is,
+    /// just as ``subscribe(next:error:completed:)`` makes it (a created signal's work runs at once
+    /// where a scheduler is current, else through ``Scheduler/subscription``), and this method
+    /// need not be called on the main actor. Contrast `subscribe(on:)`, which moves the
+    /// subscription and leaves delivery alone.
     /// Delivery is ``deliverOnMainThread()``'s: an event the source sends on the main thread, with
     /// no earlier event still waiting, is delivered at once; any other goes through the main
     /// queue. Either way the closure runs on the main thread, which is the main actor's executor,
