@@ -32,6 +32,8 @@ import Foundation
 /// RAC 2.5: none; new. It plays the part `RACTargetQueueScheduler` plays for a dispatch queue.
 public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendable {
     /// The actor the blocks run isolated to.
+    ///
+    /// RAC 2.5: none; `RACQueueScheduler`'s `queue` plays this part for a queue.
     public let actor: any Actor
 
     /// The blocks waiting, the dated ones and what wakes the scheduler for them: all the mutable
@@ -47,6 +49,8 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// - Parameters:
     ///   - actor: The actor to run the blocks on.
     ///   - name: A name for debugging.
+    ///
+    /// RAC 2.5: none; new.
     public init(_ actor: any Actor, name: String = "ReactiveCocoaSwift.ActorScheduler") {
         self.actor = actor
         super.init(name: name)
@@ -58,6 +62,8 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// - Parameters:
     ///   - executor: The serial executor to run the blocks on.
     ///   - name: A name for debugging.
+    ///
+    /// RAC 2.5: none; new, as `-[RACTargetQueueScheduler initWithName:targetQueue:]` is for a queue.
     public convenience init(executor: any SerialExecutor, name: String = "ReactiveCocoaSwift.ActorScheduler") {
         self.init(ExecutorActor(executor), name: name)
     }
@@ -65,6 +71,8 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// Runs `action` on the actor after the blocks already waiting.
     ///
     /// - Returns: A disposable that cancels `action` if it has not started yet.
+    ///
+    /// RAC 2.5: `-schedule:`.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
         let scheduled = ScheduledAction(work: action)
@@ -79,6 +87,8 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// after it, as on a ``QueueScheduler``.
     ///
     /// - Returns: A disposable that cancels `action` if it has not started yet.
+    ///
+    /// RAC 2.5: `-after:schedule:`.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         enqueueDated(action, at: date, repeatingEvery: nil, leeway: 0)
@@ -93,6 +103,8 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     ///   - interval: Seconds between runs; must be positive.
     ///   - leeway: How late each run may be; zero or more.
     /// - Returns: A disposable that stops the schedule.
+    ///
+    /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`.
     @discardableResult
     public override func schedule(
         after date: Date,
