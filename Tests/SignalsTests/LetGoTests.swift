@@ -57,7 +57,7 @@ final class LetGoTests: XCTestCase {
             ("materialize", { $0.materialize().map { _ in 0 } }),
             ("take(last:)", { $0.take(last: 1) }),
             ("deliver(on:)", { $0.deliver(on: .immediate) }),
-            ("catch", { $0.catch { _ in .empty } }),
+            ("catch", { $0.catch(to: .empty) }),
             ("merge", { Signal.merge([$0, .never]) }),
             ("merge of one", { Signal.merge([$0]) }),
             ("flattenMap", { $0.flattenMap { Signal.return($0) } }),

@@ -214,7 +214,7 @@ private final class ConcatRunner<Value, Failure: Error>: SequentialRunner<Value,
             output.sendCompleted()
             return false
         }
-        _ = unsafeBitCast(next, to: Signal<Value, Failure>.self).observe(self)
+        _ = unsafeDowncast(next, to: Signal<Value, Failure>.self).observe(self)
         return true
     }
 
