@@ -1,0 +1,220 @@
+import Disposables
+import Foundation
+import Schedulers
+
+extension TestScheduler {
+    /// A cold signal that sends the events of a marble diagram, each subscription from its own
+    /// start, in this scheduler's virtual time.
+    ///
+    /// Each subscription schedules the diagram anew: the events of frame `k` are sent `k × frame`
+    /// seconds after the subscription, in the order written, when the scheduler gets there (frame
+    /// 0's events too: nothing is sent inside `subscribe`). `|` completes, `#` fails with `error`.
+    /// Disposing a subscription cancels what it has not sent yet.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let signal = scheduler.createColdSignal("-a-b|", values: ["a": 1, "b": 2], error: TestError.boom)
+    /// let recording = scheduler.record(signal.map { $0 * 10 })
+    /// scheduler.run()
+    /// recording.marbles(values: ["a": 10, "b": 20])   // "-a-b|"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram (see ``Marbles``), without `^`: a cold signal starts at each
+    ///     subscription.
+    ///   - values: The value each letter or digit of the diagram stands for.
+    ///   - error: What `#` sends.
+    ///   - frame: The seconds of virtual time one character stands for; positive.
+    /// - Returns: A signal that never sends on its own thread: its events come from this
+    ///   scheduler's blocks.
+    ///
+    /// Malformed diagrams, a `^`, and letters missing from `values` are precondition failures that
+    /// name this function, the diagram and the offset.
+    ///
+    /// RAC 2.5 has none; new, after RxJS's `cold(marbles, values, error)`.
+    public func createColdSignal<Value: Sendable, Failure>(
+        _ marbles: String,
+        values: [Character: Value] = [:],
+        error: Failure,
+        frame: TimeInterval = 1
+    ) -> Signal<Value, Failure> {
+        makeColdSignal(marbles, values: values, error: error, frame: frame, function: "TestScheduler.createColdSignal(_:values:error:frame:)")
+    }
+
+    /// A cold signal that cannot fail and sends the events of a marble diagram, each subscription
+    /// from its own start, in this scheduler's virtual time.
+    ///
+    /// As ``createColdSignal(_:values:error:frame:)``, for diagrams without `#`.
+    ///
+    /// ```swift
+    /// let ticks: Signal<Int, Never> = scheduler.createColdSignal("a-b-c|", values: ["a": 1, "b": 2, "c": 3])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram (see ``Marbles``), without `^` or `#`.
+    ///   - values: The value each letter or digit of the diagram stands for.
+    ///   - frame: The seconds of virtual time one character stands for; positive.
+    /// - Returns: A signal whose events come from this scheduler's blocks.
+    ///
+    /// RAC 2.5 has none; new.
+    public func createColdSignal<Value: Sendable>(
+        _ marbles: String,
+        values: [Character: Value] = [:],
+        frame: TimeInterval = 1
+    ) -> Signal<Value, Never> {
+        makeColdSignal(marbles, values: values, error: nil, frame: frame, function: "TestScheduler.createColdSignal(_:values:frame:)")
+    }
+
+    /// A hot signal that sends the events of a marble diagram once, in this scheduler's virtual
+    /// time, to whoever is subscribed when each comes.
+    ///
+    /// Frame zero is now, when the signal is made, or the position of `^` in the diagram. The
+    /// events of frame `k ≥ 0` are sent `k × frame` seconds later, in the order written, when the
+    /// scheduler gets there; those before `^` are sent at once, before anyone can subscribe, so
+    /// they matter only when they end the signal: a subscriber then receives the end at once.
+    /// A subscriber receives only what comes after it subscribed; disposing its subscription
+    /// detaches it, and the diagram plays on for the others.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let hot = scheduler.createHotSignal("a-b-c", values: ["a": 1, "b": 2, "c": 3], error: TestError.boom)
+    /// scheduler.advance(by: 1)
+    /// let late = scheduler.record(hot)
+    /// scheduler.run()
+    /// late.marbles(values: ["b": 2, "c": 3])   // "-b-c" (recorded from 1 s)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram (see ``Marbles``), with at most one `^`.
+    ///   - values: The value each letter or digit of the diagram stands for.
+    ///   - error: What `#` sends.
+    ///   - frame: The seconds of virtual time one character stands for; positive.
+    /// - Returns: A hot signal, as ``Signal/pipe()`` makes.
+    ///
+    /// Malformed diagrams and letters missing from `values` are precondition failures that name
+    /// this function, the diagram and the offset.
+    ///
+    /// RAC 2.5 has none; new, after RxJS's `hot(marbles, values, error)`.
+    public func createHotSignal<Value: Sendable, Failure>(
+        _ marbles: String,
+        values: [Character: Value] = [:],
+        error: Failure,
+        frame: TimeInterval = 1
+    ) -> Signal<Value, Failure> {
+        makeHotSignal(marbles, values: values, error: error, frame: frame, function: "TestScheduler.createHotSignal(_:values:error:frame:)")
+    }
+
+    /// A hot signal that cannot fail and sends the events of a marble diagram once, in this
+    /// scheduler's virtual time, to whoever is subscribed when each comes.
+    ///
+    /// As ``createHotSignal(_:values:error:frame:)``, for diagrams without `#`.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram (see ``Marbles``), with at most one `^` and no `#`.
+    ///   - values: The value each letter or digit of the diagram stands for.
+    ///   - frame: The seconds of virtual time one character stands for; positive.
+    /// - Returns: A hot signal, as ``Signal/pipe()`` makes.
+    ///
+    /// RAC 2.5 has none; new.
+    public func createHotSignal<Value: Sendable>(
+        _ marbles: String,
+        values: [Character: Value] = [:],
+        frame: TimeInterval = 1
+    ) -> Signal<Value, Never> {
+        makeHotSignal(marbles, values: values, error: nil, frame: frame, function: "TestScheduler.createHotSignal(_:values:frame:)")
+    }
+
+    private func makeColdSignal<Value: Sendable, Failure>(
+        _ marbles: String,
+        values: [Character: Value],
+        error: Failure?,
+        frame: TimeInterval,
+        function: String
+    ) -> Signal<Value, Failure> {
+        let diagram = MarbleEvents(marbles, values: values, error: error, frame: frame, function: function)
+        precondition(!diagram.hasZeroMarker, "\(function): a cold signal starts at each subscription and has no '^', in marble diagram \"\(marbles)\"")
+        return Signal { subscriber in
+            let start = self.now
+            let scheduled = CompoundDisposable()
+            for (time, events) in diagram.frames {
+                scheduled.add(self.schedule(after: start.addingTimeInterval(time)) {
+                    for event in events { subscriber.send(event) }
+                })
+            }
+            return scheduled
+        }
+    }
+
+    private func makeHotSignal<Value: Sendable, Failure>(
+        _ marbles: String,
+        values: [Character: Value],
+        error: Failure?,
+        frame: TimeInterval,
+        function: String
+    ) -> Signal<Value, Failure> {
+        let diagram = MarbleEvents(marbles, values: values, error: error, frame: frame, function: function)
+        let (signal, input) = Signal<Value, Failure>.pipe()
+        let start = now
+        for (time, events) in diagram.frames {
+            if time < 0 {
+                for event in events { input.send(event) }
+            } else {
+                schedule(after: start.addingTimeInterval(time)) {
+                    for event in events { input.send(event) }
+                }
+            }
+        }
+        return signal
+    }
+}
+
+/// A diagram's events, by the time of their frame, for the test signals and the recording's
+/// comparison.
+package struct MarbleEvents<Value, Failure: Error> {
+    /// Each frame that has events: its time in seconds from frame zero, and its events in order.
+    package let frames: [(time: TimeInterval, events: [Event<Value, Failure>])]
+    /// Whether the diagram had a `^`.
+    package let hasZeroMarker: Bool
+
+    /// The events of `marbles`, stopping with a precondition failure that names `function` when
+    /// the diagram is malformed, a letter is missing from `values`, `#` comes with no `error`, or
+    /// `frame` is not positive.
+    package init(_ marbles: String, values: [Character: Value], error: Failure?, frame: TimeInterval, function: String) {
+        precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
+        let diagram: Marbles
+        do {
+            diagram = try Marbles(parsing: marbles)
+        } catch {
+            preconditionFailure("\(function): \(error)")
+        }
+        var frames: [(time: TimeInterval, events: [Event<Value, Failure>])] = []
+        var lastFrame: Int?
+        for mark in diagram.marks {
+            let event: Event<Value, Failure>
+            switch mark.symbol {
+            case "|":
+                event = .completed
+            case "#":
+                guard let error else {
+                    preconditionFailure("\(function): '#' in marble diagram \"\(marbles)\", but the signal cannot fail")
+                }
+                event = .error(error)
+            default:
+                guard let value = values[mark.symbol] else {
+                    preconditionFailure("\(function): no value for '\(mark.symbol)' of marble diagram \"\(marbles)\" (at frame \(mark.frame)) in the values table")
+                }
+                event = .next(value)
+            }
+            if lastFrame == mark.frame {
+                frames[frames.count - 1].events.append(event)
+            } else {
+                frames.append((Double(mark.frame) * frame, [event]))
+                lastFrame = mark.frame
+            }
+        }
+        self.frames = frames
+        hasZeroMarker = diagram.hasZeroMarker
+    }
+}
+
+extension MarbleEvents: Sendable where Value: Sendable {}
