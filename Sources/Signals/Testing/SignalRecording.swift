@@ -5,6 +5,9 @@ import Schedulers
 extension TestScheduler {
     /// Subscribes to `signal` at once and records each event with the virtual time it came at.
     ///
+    /// The subscription is made with this scheduler as ``Scheduler/current``, so it happens
+    /// during this call on any thread (the main thread, a plain thread, a Swift Testing task).
+    ///
     /// Times count from now, the moment of this call: a signal made and recorded before the
     /// scheduler moves has its events at the times of its diagram. Keep the recording, step or
     /// run the scheduler, then compare ``SignalRecording/events`` or the diagram
@@ -89,12 +92,18 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
         startDate = start
         self.log = log
         // The subscription's closures hold the log, not the recording, which holds the
-        // subscription: no cycle keeps an unfinished recording alive.
-        subscription = signal.subscribe(
-            next: { log.append(.next($0)) },
-            error: { log.append(.error($0)) },
-            completed: { log.append(.completed) }
-        )
+        // subscription: no cycle keeps an unfinished recording alive. With the test scheduler
+        // current, `Scheduler.subscription` subscribes here and now on any thread, not later on
+        // a background scheduler (Swift Testing runs tests off the main thread).
+        var subscription: Disposable?
+        scheduler.performAsCurrentScheduler {
+            subscription = signal.subscribe(
+                next: { log.append(.next($0)) },
+                error: { log.append(.error($0)) },
+                completed: { log.append(.completed) }
+            )
+        }
+        self.subscription = subscription!
     }
 
     /// Every event so far, with its time, in the order they came.
