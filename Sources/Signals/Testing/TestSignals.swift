@@ -25,8 +25,8 @@ extension TestScheduler {
     ///   - values: The value each letter or digit of the diagram stands for.
     ///   - error: What `#` sends.
     ///   - frame: The seconds of virtual time one character stands for; positive.
-    /// - Returns: A signal that never sends on its own thread: its events come from this
-    ///   scheduler's blocks.
+    /// - Returns: A signal whose events come from this scheduler's blocks, and that logs its
+    ///   subscriptions.
     ///
     /// Malformed diagrams, a `^`, and letters missing from `values` are precondition failures that
     /// name this function, the diagram and the offset.
@@ -37,7 +37,7 @@ extension TestScheduler {
         values: [Character: Value] = [:],
         error: Failure,
         frame: TimeInterval = 1
-    ) -> Signal<Value, Failure> {
+    ) -> TestSignal<Value, Failure> {
         makeColdSignal(marbles, values: values, error: error, frame: frame, function: "TestScheduler.createColdSignal(_:values:error:frame:)")
     }
 
@@ -54,14 +54,15 @@ extension TestScheduler {
     ///   - marbles: The diagram (see ``Marbles``), without `^` or `#`.
     ///   - values: The value each letter or digit of the diagram stands for.
     ///   - frame: The seconds of virtual time one character stands for; positive.
-    /// - Returns: A signal whose events come from this scheduler's blocks.
+    /// - Returns: A signal whose events come from this scheduler's blocks, and that logs its
+    ///   subscriptions.
     ///
     /// RAC 2.5 has none; new.
     public func createColdSignal<Value: Sendable>(
         _ marbles: String,
         values: [Character: Value] = [:],
         frame: TimeInterval = 1
-    ) -> Signal<Value, Never> {
+    ) -> TestSignal<Value, Never> {
         makeColdSignal(marbles, values: values, error: nil, frame: frame, function: "TestScheduler.createColdSignal(_:values:frame:)")
     }
 
@@ -89,7 +90,7 @@ extension TestScheduler {
     ///   - values: The value each letter or digit of the diagram stands for.
     ///   - error: What `#` sends.
     ///   - frame: The seconds of virtual time one character stands for; positive.
-    /// - Returns: A hot signal, as ``Signal/pipe()`` makes.
+    /// - Returns: A hot signal, as ``Signal/pipe()`` makes, that logs its subscriptions.
     ///
     /// Malformed diagrams and letters missing from `values` are precondition failures that name
     /// this function, the diagram and the offset.
@@ -100,7 +101,7 @@ extension TestScheduler {
         values: [Character: Value] = [:],
         error: Failure,
         frame: TimeInterval = 1
-    ) -> Signal<Value, Failure> {
+    ) -> TestSignal<Value, Failure> {
         makeHotSignal(marbles, values: values, error: error, frame: frame, function: "TestScheduler.createHotSignal(_:values:error:frame:)")
     }
 
@@ -113,14 +114,14 @@ extension TestScheduler {
     ///   - marbles: The diagram (see ``Marbles``), with at most one `^` and no `#`.
     ///   - values: The value each letter or digit of the diagram stands for.
     ///   - frame: The seconds of virtual time one character stands for; positive.
-    /// - Returns: A hot signal, as ``Signal/pipe()`` makes.
+    /// - Returns: A hot signal, as ``Signal/pipe()`` makes, that logs its subscriptions.
     ///
     /// RAC 2.5 has none; new.
     public func createHotSignal<Value: Sendable>(
         _ marbles: String,
         values: [Character: Value] = [:],
         frame: TimeInterval = 1
-    ) -> Signal<Value, Never> {
+    ) -> TestSignal<Value, Never> {
         makeHotSignal(marbles, values: values, error: nil, frame: frame, function: "TestScheduler.createHotSignal(_:values:frame:)")
     }
 
@@ -130,10 +131,10 @@ extension TestScheduler {
         error: Failure?,
         frame: TimeInterval,
         function: String
-    ) -> Signal<Value, Failure> {
+    ) -> TestSignal<Value, Failure> {
         let diagram = MarbleEvents(marbles, values: values, error: error, frame: frame, function: function)
         precondition(!diagram.hasZeroMarker, "\(function): a cold signal starts at each subscription and has no '^', in marble diagram \"\(marbles)\"")
-        return Signal { subscriber in
+        return TestSignal(on: self) { subscriber in
             let start = self.now
             let scheduled = CompoundDisposable()
             for (time, events) in diagram.frames {
@@ -151,9 +152,9 @@ extension TestScheduler {
         error: Failure?,
         frame: TimeInterval,
         function: String
-    ) -> Signal<Value, Failure> {
+    ) -> TestSignal<Value, Failure> {
         let diagram = MarbleEvents(marbles, values: values, error: error, frame: frame, function: function)
-        let (signal, input) = Signal<Value, Failure>.pipe()
+        let (pipe, input) = Signal<Value, Failure>.pipe()
         let start = now
         for (time, events) in diagram.frames {
             if time < 0 {
@@ -164,7 +165,92 @@ extension TestScheduler {
                 }
             }
         }
-        return signal
+        return TestSignal(on: self) { subscriber in pipe.subscribe(subscriber) }
+    }
+}
+
+/// A signal made from a marble diagram by a ``TestScheduler``, which logs when each subscription
+/// to it began and ended, so that a test can check when an operator subscribes to its source and
+/// lets go of it.
+///
+/// ```swift
+/// let source = scheduler.createColdSignal("-a-b-c|", values: ["a": 1, "b": 2, "c": 3], error: TestError.boom)
+/// let recording = scheduler.record(source.take(2))
+/// scheduler.run()
+/// source.subscriptions   // [Subscription(subscribed: 0, disposed: 3)]
+/// ```
+///
+/// Made by ``TestScheduler/createColdSignal(_:values:error:frame:)`` and
+/// ``TestScheduler/createHotSignal(_:values:error:frame:)``; use it as any other signal.
+///
+/// RAC 2.5 has none; new, after RxJS's `ColdObservable` and `HotObservable` and their
+/// `subscriptions`.
+// `@unchecked Sendable` restates `Signal`'s; the one stored property this class adds, the log,
+// is `Sendable` and guards its array with a lock.
+public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
+    /// When a subscription began and ended, in seconds of virtual time since the signal was made.
+    public struct Subscription: Hashable, Sendable, CustomStringConvertible {
+        /// When `subscribe` was called.
+        public var subscribed: TimeInterval
+        /// When the subscription was disposed, by its subscriber or by the signal's terminal event
+        /// (which disposes it as it is sent); `nil` while it lasts.
+        public var disposed: TimeInterval?
+
+        /// A subscription from `subscribed` to `disposed` (`nil`: still going).
+        public init(subscribed: TimeInterval, disposed: TimeInterval? = nil) {
+            self.subscribed = subscribed
+            self.disposed = disposed
+        }
+
+        /// `0.0 s to 2.0 s`, or `0.0 s, still going`.
+        public var description: String {
+            disposed.map { "\(subscribed) s to \($0) s" } ?? "\(subscribed) s, still going"
+        }
+    }
+
+    private let log: SubscriptionLog
+
+    init(on scheduler: TestScheduler, _ didSubscribe: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposable?) {
+        let log = SubscriptionLog(scheduler: scheduler)
+        self.log = log
+        super.init { subscriber in
+            let index = log.subscribed()
+            let inner = didSubscribe(subscriber)
+            return Disposable {
+                log.disposed(index)
+                inner?.dispose()
+            }
+        }
+    }
+
+    /// Every subscription so far, in the order they were made.
+    public var subscriptions: [Subscription] {
+        log.subscriptions.withLock { $0 }
+    }
+
+    /// The subscriptions to a test signal, timed by its scheduler from the signal's making.
+    private final class SubscriptionLog: Sendable {
+        private let scheduler: TestScheduler
+        private let start: Date
+        let subscriptions = Lock<[Subscription]>([])
+
+        init(scheduler: TestScheduler) {
+            self.scheduler = scheduler
+            start = scheduler.now
+        }
+
+        func subscribed() -> Int {
+            let time = scheduler.now.timeIntervalSince(start)
+            return subscriptions.withLock { subscriptions in
+                subscriptions.append(Subscription(subscribed: time))
+                return subscriptions.count - 1
+            }
+        }
+
+        func disposed(_ index: Int) {
+            let time = scheduler.now.timeIntervalSince(start)
+            subscriptions.withLock { $0[index].disposed = time }
+        }
     }
 }
 

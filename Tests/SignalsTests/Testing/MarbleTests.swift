@@ -154,6 +154,29 @@ final class MarbleTests: XCTestCase {
         XCTAssertFalse(token.isAlive, "disposal released the pending value")
     }
 
+    func testColdSignal_logsWhenEachSubscriptionBeganAndEnded() {
+        let scheduler = TestScheduler()
+        scheduler.advance(by: 5)
+        let source = scheduler.createColdSignal("-a-b-c|", values: values, error: TestError.first)
+        scheduler.advance(by: 1)
+        let taken = scheduler.record(source.take(2))
+        let whole = scheduler.record(source)
+        let disposed = scheduler.record(source)
+        scheduler.advance(by: 2)
+        disposed.dispose()
+        scheduler.run()
+        XCTAssertNil(taken.mismatch(expected: "-a-(b|)", values: values, error: .first))
+        XCTAssertEqual(source.subscriptions, [
+            .init(subscribed: 1, disposed: 4),
+            .init(subscribed: 1, disposed: 7),
+            .init(subscribed: 1, disposed: 3),
+        ], "times since the signal was made; a terminal event disposes as it is sent")
+        let pending = scheduler.record(source)
+        XCTAssertEqual(source.subscriptions.last, .init(subscribed: 7, disposed: nil))
+        pending.dispose()
+        XCTAssertEqual(whole.events.count, 4)
+    }
+
     // MARK: - Hot signals
 
     func testHotSignal_playsOnceAndEachSubscriberGetsWhatComesAfterIt() {
@@ -184,7 +207,7 @@ final class MarbleTests: XCTestCase {
 
     func testHotSignal_disposalDetachesOneSubscriberOnly() {
         let scheduler = TestScheduler()
-        let hot: Signal<Int, Never> = scheduler.createHotSignal("-a-b-c", values: values)
+        let hot: TestSignal<Int, Never> = scheduler.createHotSignal("-a-b-c", values: values)
         let leaving = scheduler.record(hot)
         let staying = scheduler.record(hot)
         scheduler.advance(by: 2)
@@ -193,6 +216,7 @@ final class MarbleTests: XCTestCase {
         XCTAssertEqual(leaving.events, [.next(1, 1)])
         XCTAssertNil(staying.mismatch(expected: "-a-b-c", values: values))
         staying.dispose()
+        XCTAssertEqual(hot.subscriptions, [.init(subscribed: 0, disposed: 2), .init(subscribed: 0, disposed: 5)])
     }
 
     // MARK: - Recording
