@@ -8,72 +8,74 @@ import XCTest
 final class ThrottleTests: XCTestCase {
     private typealias Events = [Stamped<Int, TestError>]
 
+    // Marble tests: each character is one frame of virtual time (1 s unless `frame` says
+    // otherwise), and a match fixes the exact time of every event. The source's frames are
+    // scheduled when it is subscribed, so at a shared instant they run before the throttle's timer.
+    private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4]
+
     func testThrottle_sendsTheLatestValueOnceAnIntervalPassesWithoutANewerOne() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendNext(2) }
-        scheduler.at(1.2) { source.input.sendNext(3) }
-        scheduler.at(5) { source.input.sendNext(4) }
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
-        scheduler.advance(by: 10)
-        XCTAssertEqual(recorder.events, [at(2.2, .next(3)), at(6, .next(4))] as Events)
+        let source = scheduler.createColdSignal("ab-c------d", values: values, error: TestError.first)
+        let recording = scheduler.record(source.throttle(3, on: scheduler))
+        scheduler.advance(by: 20)
+        XCTAssertNil(recording.mismatch(expected: "------c------d", values: values, error: .first))
     }
 
     func testThrottle_aValueAtTheEndOfTheIntervalStillReplacesThePendingOne() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        // Scheduled before the throttle's timer, so it runs first at 1 s.
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(1) { source.input.sendNext(2) }
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
+        // `b`'s frame was scheduled at subscription, before the throttle's timer, so it runs first at 1 s.
+        let source = scheduler.createColdSignal("ab", values: values, error: TestError.first)
+        let recording = scheduler.record(source.throttle(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(2, .next(2))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "--b", values: values, error: .first))
     }
 
     func testThrottle_valuesFailingThePredicatePassAtOnceAndDiscardThePendingOne() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendNext(2) }
-        scheduler.at(3) { source.input.sendNext(3) }
-        scheduler.at(3.5) { source.input.sendNext(5) }
-        let recorder = source.signal.throttle(1, on: scheduler, valuesPassing: { $0 % 2 == 1 }).record(on: scheduler)
+        let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 5]
+        let source = scheduler.createColdSignal("ab----cd", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.throttle(1, on: scheduler, valuesPassing: { $0 % 2 == 1 }))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.5, .next(2)), at(4.5, .next(5))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-b-------d", values: values, error: .first, frame: 0.5))
     }
 
     func testThrottle_completionSendsThePendingValueFirst() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendCompleted() }
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a|", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.throttle(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.5, .next(1)), at(0.5, .completed)] as Events)
-        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertNil(recording.mismatch(expected: "-(a|)", values: values, error: .first, frame: 0.5))
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 0.5)])
     }
 
     func testThrottle_completionWithNothingPending() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(3) { source.input.sendCompleted() }
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a--|", values: values, error: TestError.first)
+        let recording = scheduler.record(source.throttle(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(1, .next(1)), at(3, .completed)] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-a-|", values: values, error: .first))
     }
 
     func testThrottle_errorDiscardsThePendingValue() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendError(.first) }
-        let recorder = source.signal.throttle(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a#", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.throttle(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.5, .error(.first))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-#", values: values, error: .first, frame: 0.5))
         XCTAssertEqual(elapsed(scheduler), 0.5, "the pending value's timer was cancelled")
-        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 0.5)])
+    }
+
+    func testThrottle_aHotSourceSubscribedLateSeesOnlyWhatFollows() {
+        let scheduler = TestScheduler()
+        let source = scheduler.createHotSignal("a-b-c-----d|", values: values, error: TestError.first)
+        scheduler.advance(by: 3)
+        let recording = scheduler.record(source.throttle(2, on: scheduler))
+        scheduler.run()
+        // Counting from 3 s: `c` comes at 1 and leaves at 3; `d` comes at 7, and completion at 8
+        // flushes it.
+        XCTAssertNil(recording.mismatch(expected: "---c----(d|)", values: values, error: .first))
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 3, disposed: 11)])
     }
 
     func testThrottle_synchronousSources() {
