@@ -8,69 +8,60 @@ import XCTest
 final class BufferTests: XCTestCase {
     private typealias Events = [Stamped<[Int], TestError>]
 
+    // Marble tests: each character is one frame of virtual time (1 s unless `frame` says
+    // otherwise), and a match fixes the exact time of every event. `x` and `y` stand for windows.
+    private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4]
+
     func testBuffer_sendsEachWindowAnIntervalAfterItsFirstValue() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendNext(2) }
-        scheduler.at(1.5) { source.input.sendNext(3) }
-        scheduler.at(2) { source.input.sendNext(4) }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("ab-cd", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.advance(by: 10)
-        XCTAssertEqual(recorder.events, [at(1, .next([1, 2])), at(2.5, .next([3, 4]))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "--x--y", values: ["x": [1, 2], "y": [3, 4]], error: .first, frame: 0.5))
     }
 
     func testBuffer_aWindowStartsAtTheFirstValueNotAtSubscription() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0.7) { source.input.sendNext(1) }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("---a", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(1.7, .next([1]))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-----x", values: ["x": [1]], error: .first, frame: 0.5))
     }
 
     func testBuffer_emptyWindowsSendNothing() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a", values: values, error: TestError.first)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.advance(by: 20)
-        XCTAssertEqual(recorder.events, [at(1, .next([1]))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-x", values: ["x": [1]], error: .first))
         XCTAssertTrue(scheduler.isEmpty)
     }
 
     func testBuffer_completionFlushesThenCompletes() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendNext(2) }
-        scheduler.at(0.6) { source.input.sendCompleted() }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("ab|", values: values, error: TestError.first, frame: 0.25)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.6, .next([1, 2])), at(0.6, .completed)] as Events)
-        XCTAssertEqual(elapsed(scheduler), 0.6, "the window's timer was cancelled")
+        XCTAssertNil(recording.mismatch(expected: "--(x|)", values: ["x": [1, 2]], error: .first, frame: 0.25))
+        XCTAssertEqual(elapsed(scheduler), 0.5, "the window's timer was cancelled")
     }
 
     func testBuffer_completionWithAnEmptyBufferOnlyCompletes() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(3) { source.input.sendCompleted() }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a--|", values: values, error: TestError.first)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(1, .next([1])), at(3, .completed)] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-x-|", values: ["x": [1]], error: .first))
     }
 
     func testBuffer_errorDiscardsTheBuffer() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendError(.first) }
-        let recorder = source.signal.buffer(1, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a#", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.buffer(1, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.5, .error(.first))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-#", values: [:], error: .first, frame: 0.5))
         XCTAssertEqual(elapsed(scheduler), 0.5, "the window's timer was cancelled")
-        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 0.5)])
     }
 
     func testBuffer_synchronousSources() {
