@@ -8,27 +8,26 @@ import XCTest
 final class DelayTests: XCTestCase {
     private typealias Events = [Stamped<Int, TestError>]
 
+    // Marble tests: each character is one frame of virtual time (1 s unless `frame` says
+    // otherwise), and a match fixes the exact time of every event.
+    private let values: [Character: Int] = ["a": 1, "b": 2]
+
     func testDelay_delaysValuesAndCompletion() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(1) { source.input.sendNext(2) }
-        scheduler.at(1.5) { source.input.sendCompleted() }
-        let recorder = source.signal.delay(2, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a-b|", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.delay(2, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(2, .next(1)), at(3, .next(2)), at(3.5, .completed)] as Events)
+        XCTAssertNil(recording.mismatch(expected: "----a-b|", values: values, error: .first, frame: 0.5))
     }
 
     func testDelay_sendsAnErrorAtOnceAndDropsTheValuesWaiting() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(0.5) { source.input.sendError(.first) }
-        let recorder = source.signal.delay(2, on: scheduler).record(on: scheduler)
+        let source = scheduler.createColdSignal("a#", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.delay(2, on: scheduler))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0.5, .error(.first))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-#", values: values, error: .first, frame: 0.5))
         XCTAssertEqual(elapsed(scheduler), 0.5, "the waiting value was cancelled")
-        XCTAssertEqual(source.disposals.value, 1)
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 0.5)])
     }
 
     func testDelay_synchronousSources() {
@@ -87,12 +86,11 @@ final class DelayTests: XCTestCase {
 
     func testDelayWithoutAScheduler_waitsOnTheSchedulerCurrentWhereTheEventWasSent() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        let recorder = source.signal.delay(2).record(on: scheduler)
-        scheduler.at(0) { source.input.sendNext(1) }
-        scheduler.at(1) { source.input.sendCompleted() }
+        // The test signal sends from the scheduler's blocks, where the scheduler is current.
+        let source = scheduler.createColdSignal("a|", values: values, error: TestError.first)
+        let recording = scheduler.record(source.delay(2))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(2, .next(1)), at(3, .completed)] as Events)
+        XCTAssertNil(recording.mismatch(expected: "--a|", values: values, error: .first))
     }
 
     func testDelayWithoutAScheduler_usesABackgroundSchedulerWhereNoneIsCurrent() {

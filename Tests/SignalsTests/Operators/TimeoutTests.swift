@@ -8,16 +8,17 @@ import XCTest
 final class TimeoutTests: XCTestCase {
     private typealias Events = [Stamped<Int, TestError>]
 
+    // Marble tests: each character is one frame of virtual time (1 s unless `frame` says
+    // otherwise), and a match fixes the exact time of every event.
+    private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4]
+
     func testTimeout_valuesDoNotPushTheDeadlineBack() {
         let scheduler = TestScheduler()
-        let source = PipeSource()
-        scheduler.at(1) { source.input.sendNext(1) }
-        scheduler.at(2) { source.input.sendNext(2) }
-        scheduler.at(2.9) { source.input.sendNext(3) }
-        scheduler.at(3.5) { source.input.sendNext(4) }
-        let recorder = source.signal.timeout(3, on: scheduler, raising: .second).record(on: scheduler)
+        let source = scheduler.createColdSignal("-a-b-c-d", values: values, error: TestError.first, frame: 0.5)
+        let recording = scheduler.record(source.timeout(3, on: scheduler, raising: .second))
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(1, .next(1)), at(2, .next(2)), at(2.9, .next(3)), at(3, .error(.second))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-a-b-c#", values: values, error: .second, frame: 0.5))
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 3)])
     }
 
     func testTimeout_disposesTheSourceBeforeSendingTheError() {
@@ -31,28 +32,28 @@ final class TimeoutTests: XCTestCase {
 
     func testTimeout_theDeadlineCountsFromSubscription() {
         let scheduler = TestScheduler()
-        let signal = PipeSource().signal.timeout(1, on: scheduler, raising: .first)
+        let source: TestSignal<Int, TestError> = scheduler.createColdSignal("", error: .second)
+        let signal = source.timeout(1, on: scheduler, raising: .first)
         scheduler.advance(by: 5)
-        let recorder = signal.record(on: scheduler)
+        let recording = scheduler.record(signal)
         scheduler.run()
-        XCTAssertEqual(recorder.events, [at(6, .error(.first))] as Events)
+        XCTAssertNil(recording.mismatch(expected: "-#", error: .first))
+        XCTAssertEqual(recording.startDate, TestScheduler.startDate.addingTimeInterval(5))
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 5, disposed: 6)])
     }
 
     func testTimeout_completionOrAnErrorBeforeTheDeadlineCancelsIt() {
         let scheduler = TestScheduler()
-        let completing = PipeSource()
-        let failing = PipeSource()
-        scheduler.at(0.5) { completing.input.sendNext(1) }
-        scheduler.at(1) { completing.input.sendCompleted() }
-        scheduler.at(1.5) { failing.input.sendError(.first) }
-        let completed = completing.signal.timeout(2, on: scheduler, raising: .second).record(on: scheduler)
-        let failed = failing.signal.timeout(2, on: scheduler, raising: .second).record(on: scheduler)
+        let completing = scheduler.createColdSignal("-a|", values: values, error: TestError.first, frame: 0.5)
+        let failing = scheduler.createColdSignal("---#", values: values, error: TestError.first, frame: 0.5)
+        let completed = scheduler.record(completing.timeout(2, on: scheduler, raising: .second))
+        let failed = scheduler.record(failing.timeout(2, on: scheduler, raising: .second))
         scheduler.run()
-        XCTAssertEqual(completed.events, [at(0.5, .next(1)), at(1, .completed)] as Events)
-        XCTAssertEqual(failed.events, [at(1.5, .error(.first))] as Events)
+        XCTAssertNil(completed.mismatch(expected: "-a|", values: values, error: .second, frame: 0.5))
+        XCTAssertNil(failed.mismatch(expected: "---#", values: values, error: .first, frame: 0.5))
         XCTAssertEqual(elapsed(scheduler), 1.5, "both deadlines were cancelled")
-        XCTAssertEqual(completing.disposals.value, 1)
-        XCTAssertEqual(failing.disposals.value, 1)
+        XCTAssertEqual(completing.subscriptions, [.init(subscribed: 0, disposed: 1)])
+        XCTAssertEqual(failing.subscriptions, [.init(subscribed: 0, disposed: 1.5)])
     }
 
     func testTimeout_synchronousSources() {
