@@ -9,12 +9,12 @@ final class IntervalTests: XCTestCase {
     func testInterval_firstTickComesOneIntervalAfterSubscriptionAndSendsTheSchedulersDate() {
         let scheduler = TestScheduler()
         scheduler.advance(by: 0.5)
-        let ticks = Recorder<(time: TimeInterval, date: Date)>()
-        let subscription = Signal.interval(1, on: scheduler).subscribe(next: { ticks.record((elapsed(scheduler), $0)) })
+        let recording = scheduler.record(Signal.interval(1, on: scheduler))
         scheduler.advance(by: 3.2)
-        XCTAssertEqual(ticks.values.map(\.time), [1.5, 2.5, 3.5])
-        XCTAssertEqual(ticks.values.map(\.date), [1.5, 2.5, 3.5].map { TestScheduler.startDate.addingTimeInterval($0) })
-        subscription.dispose()
+        // One frame per second from 0.5 s: each tick is the date it is sent at.
+        let dates: [Character: Date] = ["a": 1.5, "b": 2.5, "c": 3.5].mapValues { TestScheduler.startDate.addingTimeInterval($0) }
+        XCTAssertNil(recording.mismatch(expected: "-abc", values: dates))
+        recording.dispose()
     }
 
     func testInterval_neverCompletes() {
@@ -45,16 +45,17 @@ final class IntervalTests: XCTestCase {
     func testInterval_eachSubscriptionHasItsOwnTimer() {
         let scheduler = TestScheduler()
         let signal = Signal.interval(2, on: scheduler)
-        let first = Recorder<TimeInterval>()
-        let second = Recorder<TimeInterval>()
-        let a = signal.subscribe(next: { _ in first.record(elapsed(scheduler)) })
+        let first = scheduler.record(signal)
         scheduler.advance(by: 1)
-        let b = signal.subscribe(next: { _ in second.record(elapsed(scheduler)) })
+        let second = scheduler.record(signal)
         scheduler.advance(by: 4)
-        XCTAssertEqual(first.values, [2, 4])
-        XCTAssertEqual(second.values, [3, 5])
-        a.dispose()
-        b.dispose()
+        // Each recording counts from its own start: ticks at 2 and 4 s, then at 3 and 5 s.
+        XCTAssertEqual(first.marbles { _ in "t" }, "--t-t")
+        XCTAssertEqual(second.marbles { _ in "t" }, "--t-t")
+        XCTAssertEqual(second.startDate, TestScheduler.startDate.addingTimeInterval(1))
+        first.dispose()
+        second.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
     }
 
     func testInterval_onAQueueScheduler() {

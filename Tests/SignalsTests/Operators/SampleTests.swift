@@ -1,4 +1,6 @@
 import Disposables
+import Foundation
+import Schedulers
 import Signals
 import TestSupport
 import XCTest
@@ -90,5 +92,37 @@ final class SampleTests: XCTestCase {
         tickInput.sendCompleted()
         XCTAssertTrue(disposable.isDisposed)
         XCTAssertFalse(token.isAlive)
+    }
+
+    // Marble tests: the source and the sampler are hot diagrams on one clock, one frame a second;
+    // a match fixes the exact time of every event.
+    private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "t": 0]
+
+    func testSample_inMarbles_eachTickResendsTheLatestValue() {
+        let scheduler = TestScheduler()
+        let source = scheduler.createHotSignal("-ab--c", values: values, error: TestError.first)
+        let ticks = scheduler.createHotSignal("t--tt-t", values: values, error: TestError.first)
+        let recording = scheduler.record(source.sample(ticks))
+        scheduler.run()
+        XCTAssertNil(recording.mismatch(expected: "---bb-c", values: values, error: .first))
+        recording.dispose()
+    }
+
+    func testSample_inMarbles_endsWhenEitherSideEndsAndLetsGoOfBoth() {
+        let scheduler = TestScheduler()
+        let source = scheduler.createHotSignal("-a--|", values: values, error: TestError.first)
+        let ticks = scheduler.createHotSignal("--t--t", values: values, error: TestError.first)
+        let recording = scheduler.record(source.sample(ticks))
+        scheduler.run()
+        XCTAssertNil(recording.mismatch(expected: "--a-|", values: values, error: .first))
+        XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 4)])
+        XCTAssertEqual(ticks.subscriptions, [.init(subscribed: 0, disposed: 4)])
+
+        let failingTicks = scheduler.createHotSignal("--t#", values: values, error: TestError.second)
+        let endless = scheduler.createHotSignal("a", values: values, error: TestError.first)
+        let failed = scheduler.record(endless.sample(failingTicks))
+        scheduler.run()
+        XCTAssertNil(failed.mismatch(expected: "--a#", values: values, error: .second))
+        XCTAssertEqual(endless.subscriptions, [.init(subscribed: 0, disposed: 3)])
     }
 }

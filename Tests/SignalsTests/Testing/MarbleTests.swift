@@ -219,6 +219,23 @@ final class MarbleTests: XCTestCase {
         XCTAssertEqual(hot.subscriptions, [.init(subscribed: 0, disposed: 2), .init(subscribed: 0, disposed: 5)])
     }
 
+    func testHotSignal_nothingOutlivesTheDiagram() {
+        let scheduler = TestScheduler()
+        weak var weakSignal: TestSignal<LifetimeToken, Never>?
+        weak var weakRecording: SignalRecording<LifetimeToken, Never>?
+        let (_, token) = trackingLifetime { token in
+            let hot: TestSignal<LifetimeToken, Never> = scheduler.createHotSignal("-a|", values: ["a": token])
+            let recording = scheduler.record(hot)
+            weakSignal = hot
+            weakRecording = recording
+        }
+        XCTAssertTrue(token.isAlive, "the scheduler's blocks hold the diagram's values")
+        scheduler.run()
+        XCTAssertNil(weakSignal)
+        XCTAssertNil(weakRecording)
+        XCTAssertFalse(token.isAlive)
+    }
+
     // MARK: - Recording
 
     func testRecording_timesCountFromTheRecordingsStart() {
