@@ -36,9 +36,10 @@ extension SignalRecording where Value: Equatable, Failure: Equatable {
     /// `"-a-|--"` are the same diagram.
     ///
     /// ```swift
+    /// let source = scheduler.createColdSignal("ab---|", values: ["a": 1, "b": 2], error: MyError.boom)
     /// let recording = scheduler.record(source.throttle(2, on: scheduler))
     /// scheduler.run()
-    /// XCTAssertNil(recording.mismatch(expected: "---b-|", values: ["b": 2], error: TestError.boom))
+    /// XCTAssertNil(recording.mismatch(expected: "---b-|", values: ["b": 2], error: MyError.boom))
     /// ```
     ///
     /// - Parameters:

@@ -15,7 +15,7 @@ extension TestScheduler {
     ///
     /// ```swift
     /// let scheduler = TestScheduler()
-    /// let source = scheduler.createColdSignal("a-b|", values: ["a": 1, "b": 2], error: TestError.boom)
+    /// let source = scheduler.createColdSignal("a-b|", values: ["a": 1, "b": 2], error: MyError.boom)
     /// let recording = scheduler.record(source.delay(1, on: scheduler))
     /// scheduler.run()
     /// recording.events   // [.next(1, 1), .next(3, 2), .completed(4)]

@@ -13,7 +13,7 @@ extension TestScheduler {
     ///
     /// ```swift
     /// let scheduler = TestScheduler()
-    /// let signal = scheduler.createColdSignal("-a-b|", values: ["a": 1, "b": 2], error: TestError.boom)
+    /// let signal = scheduler.createColdSignal("-a-b|", values: ["a": 1, "b": 2], error: MyError.boom)
     /// let recording = scheduler.record(signal.map { $0 * 10 })
     /// scheduler.run()
     /// recording.marbles(values: ["a": 10, "b": 20])   // "-a-b|"
@@ -78,7 +78,7 @@ extension TestScheduler {
     ///
     /// ```swift
     /// let scheduler = TestScheduler()
-    /// let hot = scheduler.createHotSignal("a-b-c", values: ["a": 1, "b": 2, "c": 3], error: TestError.boom)
+    /// let hot = scheduler.createHotSignal("a-b-c", values: ["a": 1, "b": 2, "c": 3], error: MyError.boom)
     /// scheduler.advance(by: 1)
     /// let late = scheduler.record(hot)
     /// scheduler.run()
@@ -174,10 +174,10 @@ extension TestScheduler {
 /// lets go of it.
 ///
 /// ```swift
-/// let source = scheduler.createColdSignal("-a-b-c|", values: ["a": 1, "b": 2, "c": 3], error: TestError.boom)
+/// let source = scheduler.createColdSignal("-a-b-c|", values: ["a": 1, "b": 2, "c": 3], error: MyError.boom)
 /// let recording = scheduler.record(source.take(2))
 /// scheduler.run()
-/// source.subscriptions   // [Subscription(subscribed: 0, disposed: 3)]
+/// source.subscriptions   // [0.0 s to 3.0 s]: take(2) let go of it with b
 /// ```
 ///
 /// Made by ``TestScheduler/createColdSignal(_:values:error:frame:)`` and

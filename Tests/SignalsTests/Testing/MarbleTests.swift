@@ -289,6 +289,23 @@ final class MarbleTests: XCTestCase {
         XCTAssertEqual(recording.events, [.next(0, 1), .next(0, 2), .next(0, 2), .completed(0)])
     }
 
+    func testRecording_aUsersOwnSignalInMarbles() {
+        // The README's example: a search field's text, throttled.
+        let scheduler = TestScheduler()
+        let typed = scheduler.createColdSignal("ab-c-----d|", values: ["a": "r", "b": "re", "c": "rea", "d": "react"])
+        let recording = scheduler.record(typed.throttle(2, on: scheduler))
+        scheduler.run()
+        XCTAssertNil(recording.mismatch(expected: "-----c----(d|)", values: ["c": "rea", "d": "react"]))
+        XCTAssertEqual(recording.events, [.next(5, "rea"), .next(10, "react"), .completed(10)])
+        // Frame 9 is as wide as its widest cell, so that the frames after it line up.
+        XCTAssertEqual(recording.mismatch(expected: "-----c---(d|)", values: ["c": "rea", "d": "react"])?.description, """
+            expected: -----c---(d|)
+              actual: -----c----   (d|)
+            expected events: next(rea) at 5.0 s, next(react) at 9.0 s, completed at 9.0 s
+              actual events: next(rea) at 5.0 s, next(react) at 10.0 s, completed at 10.0 s
+            """)
+    }
+
     // MARK: - Mismatches
 
     func testMismatch_printsBothDiagramsLinedUpAndBothEventLists() throws {
