@@ -105,9 +105,9 @@ public struct Marbles: Hashable, Sendable, CustomStringConvertible {
         return first...max(marks.last?.frame ?? -1, first)
     }
 
-    /// The text of each frame from ``frames``'s start through `last` (at least frame zero, or
-    /// nothing if the diagram is empty): `-`, a symbol or a group; frame zero's cell starts with
-    /// `^` where the diagram has one.
+    /// The text of each frame from `first` (by default the start of ``frames``) through `last`:
+    /// `-`, a symbol or a group. Frame zero's cell starts with `^` where the diagram has one, and
+    /// such a diagram that ends before frame zero gets a last cell `^`.
     package func cells(from first: Int? = nil, through last: Int) -> [String] {
         let start = first ?? frames.lowerBound
         guard start <= last else { return hasZeroMarker ? ["^"] : [] }

@@ -78,6 +78,10 @@ extension Recorded: Sendable where Value: Sendable {}
 /// seconds of the scheduler's virtual time; an event that comes after the scheduler is gone gets
 /// the time `nan`.
 ///
+/// Compare ``events`` with exact times, or the diagram with
+/// ``mismatch(expected:values:error:frame:)`` when values and errors are `Equatable`; for other
+/// failure types, compare ``marbles(values:frame:)``, which draws every error as `#`.
+///
 /// RAC 2.5 has none; new, after RxSwift's `TestableObserver`.
 public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     /// The scheduler's date when recording began: time zero.
