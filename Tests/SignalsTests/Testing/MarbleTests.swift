@@ -252,19 +252,38 @@ final class MarbleTests: XCTestCase {
     }
 
     func testRecording_fromEveryThreadSubscribesAtOnce() {
+        // A recording made anywhere has subscribed by the time `record` returns: nothing waits
+        // for a background scheduler (Swift Testing, for one, runs tests off the main thread).
         let scheduler = TestScheduler()
         let signal = scheduler.createColdSignal("-a|", values: values, error: TestError.first)
         let recordings = Recorder<SignalRecording<Int, TestError>>()
-        onAPlainThread { recordings.record(scheduler.record(signal)) }
-        let queue = DispatchQueue(label: "marbles")
-        queue.sync { recordings.record(scheduler.record(signal)) }
-        QueueScheduler(name: "marbles").performAsCurrentScheduler { recordings.record(scheduler.record(signal)) }
-        recordings.record(scheduler.record(signal))
+        let subscribedAtOnce = Recorder<Bool>()
+        let recordHere: @Sendable () -> Void = {
+            let recording = scheduler.record(signal)
+            subscribedAtOnce.record(signal.subscriptions.count == recordings.values.count + 1)
+            recordings.record(recording)
+        }
+        recordHere()
+        onAPlainThread(recordHere)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recordHere()
+            done.signal()
+        }
+        done.wait()
+        QueueScheduler(name: "marbles").schedule {
+            recordHere()
+            done.signal()
+        }
+        done.wait()
+        scheduler.schedule(recordHere)
+        scheduler.step()
+        XCTAssertEqual(subscribedAtOnce.values, [true, true, true, true, true])
         scheduler.run()
         for recording in recordings.values {
             XCTAssertEqual(recording.events, [.next(1, 1), .completed(2)])
         }
-        XCTAssertEqual(recordings.values.count, 4)
+        XCTAssertEqual(signal.subscriptions, Array(repeating: .init(subscribed: 0, disposed: 2), count: 5))
     }
 
     func testRecording_rendersUnknownValuesAndEventsBetweenFramesVisibly() {
