@@ -295,6 +295,16 @@ final class ThreadMatrixTests: XCTestCase {
                     )
                 }
             }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("subscribeOnActor", { source in
+                Signal { subscriber in
+                    source.subscribeOnActor(
+                        MatrixActor(),
+                        next: { _, value in subscriber.sendNext(value) },
+                        error: { _, failure in subscriber.sendError(failure) },
+                        completed: { _ in subscriber.sendCompleted() }
+                    )
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             neverFailing("assign(to:on:)", { source in
                 Signal { subscriber in
                     let target = ForwardingTarget(subscriber)
@@ -305,6 +315,9 @@ final class ThreadMatrixTests: XCTestCase {
         ])
     }
 }
+
+/// An actor for `subscribeOnActor`'s row to deliver on.
+private actor MatrixActor {}
 
 /// An object whose `value` setter sends what is written to `subscriber`.
 private final class ForwardingTarget: Sendable {
