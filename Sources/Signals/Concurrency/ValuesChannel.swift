@@ -1,0 +1,134 @@
+import Disposables
+
+/// The shared core of one ``SignalValues`` iterator: the sink the signal sends to and the `next`
+/// the loop calls, around one lock and a ``ValuesStateMachine``.
+///
+/// `next` takes a buffered value under the lock without suspending; only when the buffer is
+/// empty does it suspend, on an `UnsafeContinuation` that the state machine hands out exactly
+/// once (to the value or terminal event that comes, or to cancellation), so no continuation is
+/// resumed twice nor left waiting once the subscription ends or the task is cancelled. Nothing is
+/// resumed, disposed or released under the lock.
+final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
+    typealias Waiter = UnsafeContinuation<Result<Value?, Failure>, Never>
+
+    private let state: Lock<ValuesStateMachine<Value, Failure, Waiter>>
+    private let signal: Signal<Value, Failure>
+
+    init(_ signal: Signal<Value, Failure>, policy: SignalValues<Value, Failure>.BufferingPolicy) {
+        self.signal = signal
+        state = Lock(ValuesStateMachine(policy: policy))
+    }
+
+    // MARK: The consuming side
+
+    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+        if Task.isCancelled {
+            cancel()
+            return nil
+        }
+        while true {
+            switch state.withLock({ $0.next() }) {
+            case let .deliver(result):
+                return try result.get()
+            case .subscribe:
+                subscribe()
+            case .wait:
+                return try await wait(isolation: actor).get()
+            }
+        }
+    }
+
+    private func wait(isolation actor: isolated (any Actor)?) async -> Result<Value?, Failure> {
+        await withTaskCancellationHandler(operation: {
+            await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
+                if let ready = state.withLock({ $0.suspend(waiter) }) {
+                    waiter.resume(returning: ready)
+                }
+            }
+        }, onCancel: {
+            cancel()
+        }, isolation: actor)
+    }
+
+    private func subscribe() {
+        if let subscription = signal.observe(ValuesSink(self)) {
+            attach(subscription)
+        }
+    }
+
+    /// Ends the iteration: disposes the subscription, resumes a suspended `next` with `nil` and
+    /// lets go of the buffered values. Called on task cancellation and when the iterator goes.
+    func cancel() {
+        let cancellation = state.withLock { $0.cancel() }
+        cancellation.subscription?.dispose()
+        cancellation.waiter?.resume(returning: .success(nil))
+        withExtendedLifetime(cancellation.dropped) {}
+    }
+
+    // MARK: The signal's side
+
+    func attach(_ upstream: Disposable) {
+        state.withLock { $0.attach(upstream) }?.dispose()
+    }
+
+    func receive(_ value: Value) {
+        let (waiter, value) = state.withLock { $0.receive(value) }
+        if let waiter, let value {
+            // Invariant: the value goes to the consuming task and is kept nowhere else. Values
+            // cross threads in every signal: the library does not ask them to be `Sendable`
+            // (see `Signal`), and the region checker cannot see that this one is handed over.
+            nonisolated(unsafe) let delivered = Result<Value?, Failure>.success(value)
+            waiter.resume(returning: delivered)
+        }
+    }
+
+    func receive(end: Result<Void, Failure>) {
+        let (waiter, subscription) = state.withLock { $0.receive(end: end) }
+        withExtendedLifetime(subscription) {}
+        guard let waiter else { return }
+        switch end {
+        case .success: waiter.resume(returning: .success(nil))
+        case let .failure(error): waiter.resume(returning: .failure(error))
+        }
+    }
+}
+
+/// The sink a ``ValuesChannel`` subscribes with.
+private final class ValuesSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let channel: ValuesChannel<Value, Failure>
+
+    init(_ channel: ValuesChannel<Value, Failure>) {
+        self.channel = channel
+        super.init()
+    }
+
+    override func attach(_ upstream: Disposable) {
+        channel.attach(upstream)
+    }
+
+    override func receive(_ value: Value) {
+        channel.receive(value)
+    }
+
+    override func receive(error: Failure) {
+        channel.receive(end: .failure(error))
+    }
+
+    override func receiveCompleted() {
+        channel.receive(end: .success(()))
+    }
+}
+
+/// Keeps a ``ValuesChannel`` for one iterator, and ends the iteration when the iterator goes
+/// (a `break` out of the loop): the channel itself is also held by its subscription's sink.
+final class ValuesIteration<Value, Failure: Error>: Sendable {
+    let channel: ValuesChannel<Value, Failure>
+
+    init(_ channel: ValuesChannel<Value, Failure>) {
+        self.channel = channel
+    }
+
+    deinit {
+        channel.cancel()
+    }
+}
