@@ -1,0 +1,78 @@
+import Disposables
+import Foundation
+import Signals
+import TestSupport
+
+/// A cold signal fed by hand through `input` (a pipe), which counts its subscriptions and the
+/// disposals of its subscriptions, for the async bridges: they subscribe from a task, on
+/// another thread, so a test waits for ``subscriptions`` before it sends.
+final class HandFedSource<Failure: Error & Sendable>: Sendable {
+    let subscriptions = Counter()
+    let disposals = Counter()
+    let signal: Signal<Int, Failure>
+    let input: Subscriber<Int, Failure>
+    /// Each subscription's disposable, and a token its disposal action holds.
+    private let lifetimes = Recorder<WeakReference<AnyObject>>()
+
+    init() {
+        let (pipe, input) = Signal<Int, Failure>.pipe()
+        let subscriptions = subscriptions
+        let disposals = disposals
+        let lifetimes = lifetimes
+        signal = Signal { subscriber in
+            let token = LifetimeToken()
+            lifetimes.record(WeakReference<AnyObject>(token))
+            lifetimes.record(WeakReference<AnyObject>(subscriber.disposable))
+            let inner = pipe.subscribe(subscriber)
+            subscriptions.increment()
+            return Disposable {
+                withExtendedLifetime(token) {}
+                disposals.increment()
+                inner.dispose()
+            }
+        }
+        self.input = input
+    }
+
+    /// Whether every subscription so far has been let go of: its disposable and what its
+    /// disposal action captured.
+    var subscriptionsAreFreed: Bool {
+        !lifetimes.values.contains { $0.isAlive }
+    }
+}
+
+/// Waits, yielding and napping a millisecond at a time, until `condition` holds or `timeout`
+/// seconds pass; returns whether it holds. For conditions that other threads make true.
+func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > deadline { return condition() }
+        await Task.yield()
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return true
+}
+
+/// Blocks the calling (non-async) thread until `condition` holds or `timeout` seconds pass.
+func eventuallyBlocking(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > deadline { return condition() }
+        usleep(200)
+    }
+    return true
+}
+
+/// A synchronous signal that sends `values`, then `end`, from its create block, and counts the
+/// disposals of its subscriptions.
+func synchronousSignal<Failure: Error & Sendable>(
+    _ values: [Int],
+    end: Event<Int, Failure>? = .completed,
+    disposals: Counter = Counter()
+) -> Signal<Int, Failure> {
+    Signal { subscriber in
+        for value in values { subscriber.sendNext(value) }
+        if let end { subscriber.send(end) }
+        return Disposable { disposals.increment() }
+    }
+}
