@@ -29,7 +29,7 @@ final class AsyncOutcome<Value, Failure: Error, Output>: @unchecked Sendable {
     /// Subscribes to `signal` and waits for the outcome; cancellation of the task settles it
     /// with what has been folded so far and disposes the subscription.
     func run(_ signal: Signal<Value, Failure>, isolation actor: isolated (any Actor)?) async -> Result<Output, Failure> {
-        await withTaskCancellationHandler(operation: {
+        let outcome = await withTaskCancellationHandler(operation: {
             // Cancelled already: the handler has settled it; do not subscribe.
             if !state.withLock({ $0.isSettled }), let subscription = signal.observe(OutcomeSink(self)) {
                 attach(subscription)
@@ -43,8 +43,13 @@ final class AsyncOutcome<Value, Failure: Error, Output>: @unchecked Sendable {
                 if let ready { waiter.resume(returning: ready) }
             }
         }, onCancel: {
-            settle(nil)
+            // Runs inside `Task.cancel()`, which holds the task's status lock meanwhile: disposing
+            // here could wait for a delivery on another thread that is itself resuming this task,
+            // which needs that lock. So only settle here; the task disposes below.
+            settle(nil, disposing: false)
         }, isolation: actor)
+        state.withLock { $0.subscription.take() }?.dispose()
+        return outcome
     }
 
     func attach(_ upstream: Disposable) {
@@ -62,17 +67,18 @@ final class AsyncOutcome<Value, Failure: Error, Output>: @unchecked Sendable {
             return (fold(&state.running, value), nil)
         }
         withExtendedLifetime(dropped) {}
-        if settles { settle(nil) }
+        if settles { settle(nil, disposing: true) }
     }
 
     /// Settles the outcome with `error`, or with the running output when it is `nil` (on
-    /// completion, on cancellation, or when the fold stopped), unless it is settled already.
-    func settle(_ error: Failure?) {
+    /// completion, on cancellation, or when the fold stopped), unless it is settled already;
+    /// disposes the subscription if `disposing`, else leaves that to the end of ``run``.
+    func settle(_ error: Failure?, disposing: Bool) {
         let (waiter, outcome, subscription): (Waiter?, Result<Output, Failure>?, Disposable?) = state.withLock { state in
             if state.isSettled { return (nil, nil, nil) }
             state.isSettled = true
             let outcome: Result<Output, Failure> = error.map { .failure($0) } ?? .success(state.running)
-            let subscription = state.subscription.take()
+            let subscription = disposing ? state.subscription.take() : nil
             guard let waiter = state.waiter.take() else {
                 state.outcome = outcome
                 return (nil, nil, subscription)
@@ -102,10 +108,10 @@ private final class OutcomeSink<Value, Failure: Error, Output>: Sink<Value, Fail
     }
 
     override func receive(error: Failure) {
-        outcome.settle(error)
+        outcome.settle(error, disposing: true)
     }
 
     override func receiveCompleted() {
-        outcome.settle(nil)
+        outcome.settle(nil, disposing: true)
     }
 }

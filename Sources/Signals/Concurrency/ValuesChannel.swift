@@ -33,7 +33,10 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
             case .subscribe:
                 subscribe()
             case .wait:
-                return try await wait(isolation: actor).get()
+                let result = await wait(isolation: actor)
+                // `nil` after waiting: the end, or cancellation, whose handler only resumed us.
+                if case .success(nil) = result { cancel() }
+                return try result.get()
             }
         }
     }
@@ -46,7 +49,10 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
                 }
             }
         }, onCancel: {
-            cancel()
+            // Runs inside `Task.cancel()`, which holds the task's status lock meanwhile: disposing
+            // here could wait for a delivery on another thread that is itself resuming this task,
+            // which needs that lock. So only resume here; the task disposes when it runs again.
+            state.withLock { $0.cancelWaiter() }?.resume(returning: .success(nil))
         }, isolation: actor)
     }
 

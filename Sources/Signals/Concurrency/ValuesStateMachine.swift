@@ -118,6 +118,15 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
         return (waiter, subscription)
     }
 
+    /// The consuming task was cancelled while it waited: finish, and hand back the waiter to
+    /// resume with `nil`. The rest (disposal, the buffer) is left to ``cancel()``, which the
+    /// consuming task calls once it runs again, outside the cancellation handler.
+    mutating func cancelWaiter() -> Waiter? {
+        isFinished = true
+        end = nil
+        return waiter.take()
+    }
+
     /// The consuming task was cancelled, or the iterator dropped: finish, and hand back the
     /// waiter (to resume with `nil`), the subscription (to dispose) and the buffered values.
     mutating func cancel() -> Cancellation {
