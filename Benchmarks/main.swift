@@ -18,7 +18,7 @@ let quick = arguments.contains("--quick")
 let child = arguments.firstIndex(of: "--child").map { arguments[arguments.index(after: $0)] }
 let filters = arguments.filter { !$0.hasPrefix("--") && $0 != child }
 
-let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios() + hopScenarios() + subjectScenarios() + listScenarios() + commandScenarios()
+let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios() + hopScenarios() + subjectScenarios() + listScenarios() + commandScenarios() + asyncScenarios()
 let selected = scenarios.filter { scenario in
     filters.isEmpty || filters.contains { scenario.name.contains($0) }
 }

@@ -51,6 +51,7 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
     }
 
     /// An iterator that subscribes at its first `next()`.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(ValuesIteration(ValuesChannel(signal, policy: policy)))
     }
@@ -61,8 +62,9 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Element = Value
 
-        private let iteration: ValuesIteration<Value, Failure>
+        @usableFromInline let iteration: ValuesIteration<Value, Failure>
 
+        @usableFromInline
         init(_ iteration: ValuesIteration<Value, Failure>) {
             self.iteration = iteration
         }
@@ -76,11 +78,13 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
         /// - Parameter actor: The caller's actor, on which the call stays.
         /// - Returns: The next value, or `nil` at the end.
         /// - Throws: The signal's error, once; later calls return `nil`.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
             try await iteration.channel.next(isolation: actor)
         }
 
         /// The next value, as ``next(isolation:)`` with no actor.
+        @inlinable
         public mutating func next() async throws(Failure) -> Value? {
             try await iteration.channel.next(isolation: nil)
         }

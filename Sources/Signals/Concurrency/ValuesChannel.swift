@@ -8,12 +8,18 @@ import Disposables
 /// once (to the value or terminal event that comes, or to cancellation), so no continuation is
 /// resumed twice nor left waiting once the subscription ends or the task is cancelled. Nothing is
 /// resumed, disposed or released under the lock.
+///
+/// `next` and `receive` are `@inlinable`, and the sink calls `receive` through a closure made in
+/// the same specialized code, so that for a client's concrete types a value's way from the signal
+/// to the loop looks up no generic metadata.
+@usableFromInline
 final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
-    typealias Waiter = UnsafeContinuation<Result<Value?, Failure>, Never>
+    @usableFromInline typealias Waiter = UnsafeContinuation<Result<Value?, Failure>, Never>
 
-    private let state: Lock<ValuesStateMachine<Value, Failure, Waiter>>
-    private let signal: Signal<Value, Failure>
+    @usableFromInline let state: Lock<ValuesStateMachine<Value, Failure, Waiter>>
+    @usableFromInline let signal: Signal<Value, Failure>
 
+    @usableFromInline
     init(_ signal: Signal<Value, Failure>, policy: SignalValues<Value, Failure>.BufferingPolicy) {
         self.signal = signal
         state = Lock(ValuesStateMachine(policy: policy))
@@ -21,6 +27,7 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
 
     // MARK: The consuming side
 
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
         if Task.isCancelled {
             cancel()
@@ -41,7 +48,8 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    private func wait(isolation actor: isolated (any Actor)?) async -> Result<Value?, Failure> {
+    @inlinable
+    func wait(isolation actor: isolated (any Actor)?) async -> Result<Value?, Failure> {
         await withTaskCancellationHandler(operation: {
             await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
                 if let ready = state.withLock({ $0.suspend(waiter) }) {
@@ -56,14 +64,17 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
         }, isolation: actor)
     }
 
-    private func subscribe() {
-        if let subscription = signal.observe(ValuesSink(self)) {
+    @inlinable
+    func subscribe() {
+        let sink = ValuesSink(self) { [self] value in receive(value) }
+        if let subscription = signal.observe(sink) {
             attach(subscription)
         }
     }
 
     /// Ends the iteration: disposes the subscription, resumes a suspended `next` with `nil` and
     /// lets go of the buffered values. Called on task cancellation and when the iterator goes.
+    @usableFromInline
     func cancel() {
         let cancellation = state.withLock { $0.cancel() }
         cancellation.subscription?.dispose()
@@ -73,10 +84,12 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
 
     // MARK: The signal's side
 
+    @usableFromInline
     func attach(_ upstream: Disposable) {
         state.withLock { $0.attach(upstream) }?.dispose()
     }
 
+    @inlinable
     func receive(_ value: Value) {
         let (waiter, value) = state.withLock { $0.receive(value) }
         if let waiter, let value {
@@ -88,6 +101,7 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func receive(end: Result<Void, Failure>) {
         let (waiter, subscription) = state.withLock { $0.receive(end: end) }
         withExtendedLifetime(subscription) {}
@@ -99,12 +113,17 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// The sink a ``ValuesChannel`` subscribes with.
-private final class ValuesSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+/// The sink a ``ValuesChannel`` subscribes with: values go to `onValue`, made by the channel
+/// in code specialized for its types (and handed out as the sink's value handler).
+@usableFromInline
+final class ValuesSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     private let channel: ValuesChannel<Value, Failure>
+    private let onValue: (Value) -> Void
 
-    init(_ channel: ValuesChannel<Value, Failure>) {
+    @usableFromInline
+    init(_ channel: ValuesChannel<Value, Failure>, onValue: @escaping (Value) -> Void) {
         self.channel = channel
+        self.onValue = onValue
         super.init()
     }
 
@@ -113,7 +132,11 @@ private final class ValuesSink<Value, Failure: Error>: Sink<Value, Failure>, @un
     }
 
     override func receive(_ value: Value) {
-        channel.receive(value)
+        onValue(value)
+    }
+
+    override func valueHandler() -> ((Value) -> Void)? {
+        onValue
     }
 
     override func receive(error: Failure) {
@@ -127,9 +150,11 @@ private final class ValuesSink<Value, Failure: Error>: Sink<Value, Failure>, @un
 
 /// Keeps a ``ValuesChannel`` for one iterator, and ends the iteration when the iterator goes
 /// (a `break` out of the loop): the channel itself is also held by its subscription's sink.
+@usableFromInline
 final class ValuesIteration<Value, Failure: Error>: Sendable {
-    let channel: ValuesChannel<Value, Failure>
+    @usableFromInline let channel: ValuesChannel<Value, Failure>
 
+    @usableFromInline
     init(_ channel: ValuesChannel<Value, Failure>) {
         self.channel = channel
     }

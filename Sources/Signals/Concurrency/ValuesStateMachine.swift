@@ -11,8 +11,13 @@ import Disposables
 /// Invariants: a waiter is stored only while the buffer is empty, no terminal event is pending
 /// and the iteration has not finished; every path that takes the waiter out returns it to be
 /// resumed, so it is resumed exactly once.
+///
+/// `@usableFromInline` and `@inlinable`, as the iterator's `next`: specialized in the client, a
+/// buffered value costs no generic metadata lookup.
+@usableFromInline
 struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     /// What `next` does after consulting the state.
+    @usableFromInline
     enum NextAction {
         /// Return this value, `nil` for the end, or throw the error.
         case deliver(Result<Value?, Failure>)
@@ -23,28 +28,38 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     }
 
     /// What cancellation (or dropping the iterator) leaves to do.
+    @usableFromInline
     struct Cancellation {
-        var waiter: Waiter?
-        var subscription: Disposable?
+        @usableFromInline var waiter: Waiter?
+        @usableFromInline var subscription: Disposable?
         /// Buffered values, released after unlocking.
-        var dropped: Queue<Value>
+        @usableFromInline var dropped: Queue<Value>
+
+        @inlinable
+        init(waiter: Waiter?, subscription: Disposable?, dropped: Queue<Value>) {
+            self.waiter = waiter
+            self.subscription = subscription
+            self.dropped = dropped
+        }
     }
 
-    private let policy: SignalValues<Value, Failure>.BufferingPolicy
-    private var buffer = Queue<Value>()
+    @usableFromInline let policy: SignalValues<Value, Failure>.BufferingPolicy
+    @usableFromInline var buffer = Queue<Value>()
     /// The terminal event received, handed over once the buffer is drained.
-    private var end: Result<Void, Failure>?
-    private var hasSubscribed = false
+    @usableFromInline var end: Result<Void, Failure>?
+    @usableFromInline var hasSubscribed = false
     /// The iterator has returned `nil` or thrown, or was cancelled: every `next` now returns `nil`.
-    private(set) var isFinished = false
-    private var waiter: Waiter?
-    private var subscription: Disposable?
+    @usableFromInline var isFinished = false
+    @usableFromInline var waiter: Waiter?
+    @usableFromInline var subscription: Disposable?
 
+    @inlinable
     init(policy: SignalValues<Value, Failure>.BufferingPolicy) {
         self.policy = policy
     }
 
     /// The consumer asks for the next element.
+    @inlinable
     mutating func next() -> NextAction {
         if let ready = takeReady() { return .deliver(ready) }
         if !hasSubscribed {
@@ -56,6 +71,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
 
     /// The consumer suspends with `waiter`; returns what to resume it with at once, if anything
     /// is there already (it came, or cancellation did, between `next()` and the suspension).
+    @inlinable
     mutating func suspend(_ waiter: Waiter) -> Result<Value?, Failure>? {
         if let ready = takeReady() { return ready }
         self.waiter = waiter
@@ -63,7 +79,8 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     }
 
     /// A buffered value, else the end once the buffer is drained; `nil` when there is neither.
-    private mutating func takeReady() -> Result<Value?, Failure>? {
+    @inlinable
+    mutating func takeReady() -> Result<Value?, Failure>? {
         if isFinished { return .success(nil) }
         if let value = buffer.popFirst() { return .success(value) }
         guard let end else { return nil }
@@ -77,6 +94,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
 
     /// The subscription's disposable arrived; returns it when it must be disposed at once
     /// (the iteration was cancelled meanwhile).
+    @inlinable
     mutating func attach(_ upstream: Disposable) -> Disposable? {
         if isFinished { return upstream }
         if end == nil, subscription == nil { subscription = upstream }
@@ -85,6 +103,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
 
     /// A value arrived. Returns the waiter to resume with it, or a value to release after
     /// unlocking (one the policy dropped, or one that came after the end).
+    @inlinable
     mutating func receive(_ value: Value) -> (resume: Waiter?, value: Value?) {
         if isFinished || end != nil { return (nil, value) }
         if let waiter = waiter.take() { return (waiter, value) }
@@ -106,6 +125,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
 
     /// The terminal event arrived. Returns the waiter to resume with the end, and the
     /// subscription (ended now) to release after unlocking.
+    @inlinable
     mutating func receive(end: Result<Void, Failure>) -> (resume: Waiter?, subscription: Disposable?) {
         if isFinished || self.end != nil { return (nil, nil) }
         let subscription = subscription.take()
@@ -121,6 +141,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     /// The consuming task was cancelled while it waited: finish, and hand back the waiter to
     /// resume with `nil`. The rest (disposal, the buffer) is left to ``cancel()``, which the
     /// consuming task calls once it runs again, outside the cancellation handler.
+    @inlinable
     mutating func cancelWaiter() -> Waiter? {
         isFinished = true
         end = nil
@@ -129,6 +150,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
 
     /// The consuming task was cancelled, or the iterator dropped: finish, and hand back the
     /// waiter (to resume with `nil`), the subscription (to dispose) and the buffered values.
+    @inlinable
     mutating func cancel() -> Cancellation {
         isFinished = true
         end = nil

@@ -3,27 +3,33 @@
 ///
 /// Once it empties, a queue that grew large (a burst of reentrant sends, say) gives its storage
 /// back.
+///
+/// `@usableFromInline`, with its hot members `@inlinable`, so that code specialized in a client
+/// (the iterator of `SignalValues`) buffers without looking up generic metadata per element.
+@usableFromInline
 struct Queue<Element> {
-    private var storage: [Element?] = []
+    @usableFromInline var storage: [Element?] = []
     /// The index of the first element in `storage`.
-    private var head = 0
+    @usableFromInline var head = 0
     /// How many elements the queue holds.
-    private(set) var count = 0
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
 
     /// The capacity a queue keeps when it empties.
-    private static var retainedCapacity: Int { 1_024 }
+    @usableFromInline static var retainedCapacity: Int { 1_024 }
 
-    var isEmpty: Bool {
+    @inlinable var isEmpty: Bool {
         @inline(__always) get { count == 0 }
     }
 
-    mutating func append(_ element: Element) {
+    @inlinable mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head + count) & (storage.count - 1)] = element
         count += 1
     }
 
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head].take()
         head = (head + 1) & (storage.count - 1)
@@ -50,7 +56,7 @@ struct Queue<Element> {
     }
 
     /// Doubles the capacity (a power of two, so an index wraps with a mask), keeping the order.
-    private mutating func grow() {
+    @usableFromInline mutating func grow() {
         let capacity = Swift.max(8, storage.count * 2)
         var grown = [Element?](repeating: nil, count: capacity)
         for offset in 0..<count {
