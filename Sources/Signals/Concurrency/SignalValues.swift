@@ -8,7 +8,8 @@
 /// Leaving the loop (`break`, `return`, a thrown error) disposes the subscription, and so does
 /// cancelling the consuming task: the suspended `next()` returns `nil` at once and the loop
 /// ends. As with `AsyncStream`, cancellation is not thrown, and the values still buffered are
-/// dropped.
+/// dropped. A signal that never ends keeps the loop waiting until the task is cancelled, even
+/// one that nothing can send to any more (a pipe whose input was released).
 ///
 /// ```swift
 /// let numbers = Signal<Int, Never> { subscriber in

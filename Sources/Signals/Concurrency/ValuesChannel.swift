@@ -7,7 +7,8 @@ import Disposables
 /// empty does it suspend, on an `UnsafeContinuation` that the state machine hands out exactly
 /// once (to the value or terminal event that comes, or to cancellation), so no continuation is
 /// resumed twice nor left waiting once the subscription ends or the task is cancelled. Nothing is
-/// resumed, disposed or released under the lock.
+/// resumed, disposed or released under the lock. The cancellation handler only resumes the
+/// waiting task; that task disposes the subscription as it returns (see `wait`).
 ///
 /// `next` and `receive` are `@inlinable`, and the sink calls `receive` through a closure made in
 /// the same specialized code, so that for a client's concrete types a value's way from the signal
