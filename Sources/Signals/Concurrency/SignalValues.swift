@@ -29,6 +29,7 @@
 ///
 /// New; RAC 2.5 has none (its nearest is `-toArray`, which blocks).
 public struct SignalValues<Value, Failure: Error>: AsyncSequence {
+    /// The signal's value type; the sequence's `Failure` is the signal's.
     public typealias Element = Value
 
     /// What the iterator keeps of the values that arrive while the loop is not waiting for one;
@@ -51,7 +52,9 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
         self.policy = policy
     }
 
-    /// An iterator that subscribes at its first `next()`.
+    /// Makes an iterator that subscribes at its first `next()`.
+    ///
+    /// - Returns: A new iterator; each one subscribes once, and disposes when it is dropped.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(ValuesIteration(ValuesChannel(signal, policy: policy)))
@@ -61,6 +64,7 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
     ///
     /// Dropping the iterator disposes the subscription. Use it from one task at a time.
     public struct Iterator: AsyncIteratorProtocol {
+        /// The signal's value type.
         public typealias Element = Value
 
         @usableFromInline let iteration: ValuesIteration<Value, Failure>
