@@ -285,6 +285,79 @@ final class ReadmeTests: XCTestCase {
         states.dispose()
     }
 
+    func testSwiftConcurrency() async {
+        // README: Swift concurrency
+        let words = Signal<String, Never>.return("reactive").concat(.return("cocoa"))
+        var seen: [String] = []
+        for await word in words.values {
+            seen.append(word)
+        }
+        // seen: ["reactive", "cocoa"]
+
+        let greeting = Signal<String, Never> { await Task.yield(); return "hello" }
+        let first = await greeting.first()          // "hello"
+        let all = await words.collect()             // ["reactive", "cocoa"]
+        // End of README
+
+        XCTAssertEqual(seen, ["reactive", "cocoa"])
+        XCTAssertEqual(first, "hello")
+        XCTAssertEqual(all, ["reactive", "cocoa"])
+    }
+
+    @MainActor
+    func testActors() async {
+        // README: The main actor and other actors
+        let downloads = Downloads()
+        let files = Signal<String, Never>.return("report.pdf")
+        files.subscribeOnActor(downloads, next: { downloads, file in downloads.finished.append(file) })
+        // End of README
+
+        let model = ProfileViewModel()
+        let (titles, titleInput) = Signal<String, Never>.pipe()
+        model.bind(titles: titles, statuses: .return("online"))
+        titleInput.sendNext("Ada")
+        let deadline = Date(timeIntervalSinceNow: 10)
+        var finished = await downloads.finished
+        while model.title != "Ada" || model.status != "online" || finished.isEmpty, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            finished = await downloads.finished
+        }
+        XCTAssertEqual(model.title, "Ada")
+        XCTAssertEqual(model.status, "online")
+        XCTAssertEqual(finished, ["report.pdf"])
+        model.subscriptions.dispose()
+    }
+
+    func testBinding() {
+        // README: Binding
+        let settings = Settings()
+        let themes = Signal<String, Never>.return("dark")
+        themes.assign(to: \.value, on: settings.theme)   // settings.theme.value == "dark"
+
+        let query = ObservableValue("")
+        let shown = ObservableValue("")
+        shown.bind(from: query.signal.map { $0.uppercased() })
+        query.value = "rac"                              // shown.value == "RAC"
+        // End of README
+
+        XCTAssertEqual(settings.theme.value, "dark")
+        XCTAssertEqual(shown.value, "RAC")
+    }
+
+    func testMarbles() {
+        // README: Testing with marbles
+        let scheduler = TestScheduler()
+        let typed = scheduler.createColdSignal("ab-c-----d|", values: ["a": "r", "b": "re", "c": "rea", "d": "react"])
+        let recording = scheduler.record(typed.throttle(2, on: scheduler))
+        scheduler.run()
+        let mismatch = recording.mismatch(expected: "-----c----(d|)", values: ["c": "rea", "d": "react"])
+        // mismatch == nil: "rea" after two quiet seconds, at 5 s; "react" and completion at 10 s
+        // End of README
+
+        XCTAssertNil(mismatch)
+        XCTAssertEqual(recording.events.map(\.time), [5, 10, 10])
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -292,7 +365,7 @@ final class ReadmeTests: XCTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 9)
+        XCTAssertEqual(blocks.count, 13)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -301,4 +374,25 @@ final class ReadmeTests: XCTestCase {
             }
         }
     }
+}
+
+// README: The main actor and other actors (the declarations)
+@MainActor final class ProfileViewModel {
+    var title = ""
+    var status = ""
+    let subscriptions = CompoundDisposable()
+
+    func bind(titles: Signal<String, Never>, statuses: Signal<String, Never>) {
+        subscriptions.add(titles.subscribeNextOnMainActor { [weak self] in self?.title = $0 })
+        subscriptions.add(statuses.assignOnMainActor(to: \.status, on: self))
+    }
+}
+
+actor Downloads {
+    var finished: [String] = []
+}
+
+// README: Binding (the declaration)
+final class Settings: Sendable {
+    let theme = ObservableValue("light")
 }
