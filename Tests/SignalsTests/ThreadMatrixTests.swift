@@ -312,7 +312,7 @@ final class ThreadMatrixTests: XCTestCase {
                     return source.doCompleted { target.complete() }.assign(to: \.value, on: target)
                 }
             }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
-        ])
+        ], contexts: MatrixContext.allCases)
     }
 }
 
@@ -357,8 +357,13 @@ private func neverFailing<Value: Equatable & Sendable, Failure: Error & Equatabl
 
 extension XCTestCase {
     /// Runs the matrix over `rows` and fails once for each failing cell, naming it.
-    func assertMatrix(_ rows: [MatrixRow], file: StaticString = #filePath, line: UInt = #line) {
-        for failure in ThreadMatrix.failures(of: rows) {
+    func assertMatrix(
+        _ rows: [MatrixRow],
+        contexts: [MatrixContext] = MatrixContext.threadContexts,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        for failure in ThreadMatrix.failures(of: rows, contexts: contexts) {
             XCTFail(failure, file: file, line: line)
         }
     }

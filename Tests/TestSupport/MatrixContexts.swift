@@ -18,6 +18,13 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
     case queueScheduler = "QueueScheduler block"
     /// A block on a `TestScheduler`, run by the test's thread, with the test scheduler current.
     case testScheduler = "TestScheduler block"
+    /// A detached `Task`, on the concurrency runtime's cooperative pool, with no current
+    /// scheduler. Not in ``threadContexts``: the rows of Swift concurrency's bridges ask for it.
+    case task = "Task"
+
+    /// The contexts every row runs in: all but ``task``, which for the library's other rows is
+    /// one more thread with no current scheduler, as the plain thread and the global queue are.
+    public static let threadContexts: [MatrixContext] = allCases.filter { $0 != .task }
 
     public var description: String { rawValue }
 
@@ -25,7 +32,7 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
     var hasCurrentScheduler: Bool {
         switch self {
         case .mainThread, .queueScheduler, .testScheduler: true
-        case .plainThread, .globalQueue: false
+        case .plainThread, .globalQueue, .task: false
         }
     }
 
@@ -103,6 +110,13 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
         case .queueScheduler:
             let done = DispatchSemaphore(value: 0)
             MatrixThreads.scheduler.schedule {
+                block()
+                done.signal()
+            }
+            return MatrixWait.for(done)
+        case .task:
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
                 block()
                 done.signal()
             }

@@ -50,7 +50,7 @@ public enum ThreadMatrix {
     public static func failures(
         of rows: [MatrixRow],
         rounds: Int = rounds,
-        contexts: [MatrixContext] = MatrixContext.allCases,
+        contexts: [MatrixContext] = MatrixContext.threadContexts,
         sources: [MatrixSource] = MatrixSource.allCases,
         modes: [MatrixMode] = MatrixMode.allCases
     ) -> [String] {

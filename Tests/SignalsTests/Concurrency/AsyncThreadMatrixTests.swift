@@ -4,7 +4,8 @@ import Signals
 import TestSupport
 import XCTest
 
-/// The signals made from async work in the thread matrix: subscribed from every context, then
+/// The signals made from async work in the thread matrix: subscribed from every context (a
+/// `Task` too), then
 /// disposed from another thread, inside their first callback, or let go of. Their events come
 /// from a task, so the matrix waits for them (as it does for the rows that hop schedulers).
 ///
@@ -38,7 +39,7 @@ final class AsyncThreadMatrixTests: XCTestCase {
                 }.values)
             }, sync: [.next(1), .next(2), .error(.second)], hot: nil),
         ]
-        for failure in ThreadMatrix.failures(of: rows, sources: [.synchronous]) {
+        for failure in ThreadMatrix.failures(of: rows, contexts: MatrixContext.allCases, sources: [.synchronous]) {
             XCTFail(failure)
         }
     }
