@@ -100,8 +100,10 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// Runs missed while the actor was busy are skipped, as on a ``QueueScheduler``.
     ///
     /// - Parameters:
+    ///   - date: When the first run is due.
     ///   - interval: Seconds between runs; must be positive.
     ///   - leeway: How late each run may be; zero or more.
+    ///   - action: The block to run.
     /// - Returns: A disposable that stops the schedule.
     ///
     /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`.

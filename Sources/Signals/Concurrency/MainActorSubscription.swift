@@ -6,7 +6,7 @@ extension Signal {
     ///
     /// Only the callbacks move: the subscription is made from the calling thread, whatever it is,
     /// just as ``subscribe(next:error:completed:)`` makes it (a created signal's work runs at once
-    /// where a scheduler is current, else through ``Scheduler/subscription``), and this method
+    /// where a scheduler is current, else through `Scheduler.subscription`), and this method
     /// need not be called on the main actor. Contrast `subscribe(on:)`, which moves the
     /// subscription and leaves delivery alone.
     /// Delivery is ``deliverOnMainThread()``'s: an event the source sends on the main thread, with

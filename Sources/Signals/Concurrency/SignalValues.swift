@@ -21,7 +21,7 @@
 /// ```
 ///
 /// Where the signal subscribes at once (on the main actor, in a scheduler's block: see
-/// ``Scheduler/subscription``), a signal that sends synchronously runs to its end inside the
+/// `Scheduler.subscription`), a signal that sends synchronously runs to its end inside the
 /// first `next()`, filling the buffer before the loop sees a value; one that sends synchronously
 /// for ever never returns from it with the `.unbounded` policy. Subscribe it elsewhere with
 /// `subscribe(on:)`, and bound the buffer with `.bufferingNewest(_:)` or `.bufferingOldest(_:)`

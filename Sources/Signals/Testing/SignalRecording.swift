@@ -5,7 +5,7 @@ import Schedulers
 extension TestScheduler {
     /// Subscribes to `signal` at once and records each event with the virtual time it came at.
     ///
-    /// The subscription is made with this scheduler as ``Scheduler/current``, so it happens
+    /// The subscription is made with this scheduler as `Scheduler.current`, so it happens
     /// during this call on any thread (the main thread, a plain thread, a Swift Testing task).
     ///
     /// Times count from now, the moment of this call: a signal made and recorded before the
@@ -70,10 +70,10 @@ extension Recorded: Equatable where Value: Equatable, Failure: Equatable {}
 extension Recorded: Hashable where Value: Hashable, Failure: Hashable {}
 extension Recorded: Sendable where Value: Sendable {}
 
-/// The events a signal sent under a ``TestScheduler``, with their virtual times, and their
+/// The events a signal sent under a `TestScheduler` (module `Schedulers`), with their virtual times, and their
 /// marble diagram.
 ///
-/// Made by ``TestScheduler/record(_:)``, which subscribes at once; the recording holds the
+/// Made by ``Schedulers/TestScheduler/record(_:)``, which subscribes at once; the recording holds the
 /// subscription until the signal ends or ``dispose()`` is called. Times count from that call, in
 /// seconds of the scheduler's virtual time; an event that comes after the scheduler is gone gets
 /// the time `nan`.

@@ -169,7 +169,7 @@ extension TestScheduler {
     }
 }
 
-/// A signal made from a marble diagram by a ``TestScheduler``, which logs when each subscription
+/// A signal made from a marble diagram by a `TestScheduler` (module `Schedulers`), which logs when each subscription
 /// to it began and ended, so that a test can check when an operator subscribes to its source and
 /// lets go of it.
 ///
@@ -180,8 +180,8 @@ extension TestScheduler {
 /// source.subscriptions   // [0.0 s to 3.0 s]: take(2) let go of it with b
 /// ```
 ///
-/// Made by ``TestScheduler/createColdSignal(_:values:error:frame:)`` and
-/// ``TestScheduler/createHotSignal(_:values:error:frame:)``; use it as any other signal.
+/// Made by ``Schedulers/TestScheduler/createColdSignal(_:values:error:frame:)`` and
+/// ``Schedulers/TestScheduler/createHotSignal(_:values:error:frame:)``; use it as any other signal.
 ///
 /// RAC 2.5 has none; new, after RxJS's `ColdObservable` and `HotObservable` and their
 /// `subscriptions`.
