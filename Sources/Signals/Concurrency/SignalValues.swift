@@ -23,7 +23,8 @@
 /// Where the signal subscribes at once (on the main actor, in a scheduler's block: see
 /// `Scheduler.subscription`), a signal that sends synchronously runs to its end inside the
 /// first `next()`, filling the buffer before the loop sees a value; one that sends synchronously
-/// for ever never returns from it with the `.unbounded` policy. Subscribe it elsewhere with
+/// for ever never returns from it, whatever the policy (a bounded one only keeps the memory
+/// flat), and cancelling the task does not stop it. Subscribe it elsewhere with
 /// `subscribe(on:)`, and bound the buffer with `.bufferingNewest(_:)` or `.bufferingOldest(_:)`
 /// when the signal can outpace the loop.
 ///
@@ -62,7 +63,9 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
 
     /// Iterates over the values of one subscription to the signal.
     ///
-    /// Dropping the iterator disposes the subscription. Use it from one task at a time.
+    /// Dropping the iterator disposes the subscription. Use it (and its copies, which share its
+    /// subscription) from one task at a time: a `next()` while another is waiting is a
+    /// precondition failure.
     public struct Iterator: AsyncIteratorProtocol {
         /// The signal's value type.
         public typealias Element = Value

