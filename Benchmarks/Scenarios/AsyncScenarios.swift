@@ -12,10 +12,12 @@ private func runInATask(_ loop: @escaping @Sendable () async -> Void) {
 }
 
 func asyncScenarios() -> [Scenario] { [
-    // Both sides buffer every value, synchronously, then drain the buffer in the same
-    // `for await` loop in a task: the signal is subscribed on the immediate scheduler, so it
-    // sends all its values inside the first `next`; the stream is fed by its continuation before
-    // the loop. This measures each side's cost per buffered value, without thread hand-offs.
+    // Both sides send every value from a thread of their own while the same `for await` loop in
+    // a task drains them, buffering what the loop has not caught up with. No scheduler is
+    // current in a task, so the signal's subscription (and with it its synchronous sends) runs
+    // on the background subscription scheduler (`subscribe(on: .immediate)` would not change
+    // that, only add a second subscriber per value); the stream's continuation is fed from a
+    // global queue likewise, so that neither side gets the second core to itself.
     Scenario(
         name: "signal.async",
         operations: 1_000_000,
@@ -25,7 +27,7 @@ func asyncScenarios() -> [Scenario] { [
                 for value in 0..<count { subscriber.sendNext(value) }
                 subscriber.sendCompleted()
                 return nil
-            }.subscribe(on: .immediate).values
+            }.values
             return {
                 runInATask {
                     for await value in values { sink.value &+= value }
@@ -37,8 +39,10 @@ func asyncScenarios() -> [Scenario] { [
             return {
                 runInATask {
                     let (stream, continuation) = AsyncStream<Int>.makeStream()
-                    for value in 0..<count { continuation.yield(value) }
-                    continuation.finish()
+                    DispatchQueue.global().async {
+                        for value in 0..<count { continuation.yield(value) }
+                        continuation.finish()
+                    }
                     for await value in stream { sink.value &+= value }
                 }
             }
