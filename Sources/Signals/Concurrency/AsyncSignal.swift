@@ -79,7 +79,13 @@ extension Signal {
     public convenience init(
         emitting body: @escaping @Sendable (_ send: @escaping @Sendable (Value) -> Void) async throws(Failure) -> Void
     ) {
-        self.init { subscriber in
+        // Not a created signal: one would run this block on the background subscription scheduler
+        // when subscribed from a task (no scheduler is current there), and the `Task` made there
+        // would take that thread's priority (and no task-local values) instead of the
+        // subscriber's. Starting a task needs no scheduler: it is made in the subscribing context.
+        self.init(producer: { downstream in
+            let subscriber = Subscriber(downstream)
+            downstream.attach(subscriber.disposable)
             let task = Task {
                 // Disposed before the task started: do not start the work at all.
                 if subscriber.isDisposed { return }
@@ -90,7 +96,8 @@ extension Signal {
                     subscriber.sendError(error)
                 }
             }
-            return Disposable { task.cancel() }
-        }
+            subscriber.disposable.add(Disposable { task.cancel() })
+            return subscriber.disposable
+        })
     }
 }

@@ -174,9 +174,8 @@ final class AsyncBridgeReviewTests: XCTestCase {
 
     // MARK: Signal(emitting:), Signal { async }
 
-    /// FAILS: the docs of the async initializers say the task runs "at the subscribing context's
-    /// priority". Subscribed from a task, the create block runs on the background subscription
-    /// scheduler, so the `Task` it makes takes that thread's priority instead.
+    /// The docs of the async initializers say the task runs "at the subscribing context's
+    /// priority" (it ran at the background subscription scheduler's until the fix).
     func testReview_emittingTaskRunsAtTheSubscribingTasksPriority() async {
         let priorities = Signal<TaskPriority, Never> { Task.currentPriority }
         let high = await Task(priority: .high) { await priorities.first() }.value
