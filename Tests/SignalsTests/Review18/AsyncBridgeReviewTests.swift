@@ -20,11 +20,9 @@ final class AsyncBridgeReviewTests: XCTestCase {
         XCTAssertEqual(second, Array(1...1_000))
     }
 
-    /// Passes, but contradicts the docs: on the main actor a created signal subscribes inside the
-    /// first `next`. The docs say a
-    /// signal sending synchronously for ever "never returns from it with the `.unbounded`
-    /// policy", as if a bounded policy returned: it does not, the first `next` returns only once
-    /// the signal stops sending, whatever the policy.
+    /// On the main actor a created signal subscribes inside the first `next`, so a signal
+    /// sending synchronously runs to its end there, whatever the policy: a bounded one keeps only
+    /// the memory flat (the docs said "with the `.unbounded` policy", as if a bounded one returned).
     @MainActor
     func testReview_boundedPolicyDoesNotLetTheFirstNextReturnBeforeASynchronousSignalEnds() async {
         let sent = Counter()
