@@ -1,0 +1,147 @@
+import Disposables
+import Dispatch
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+/// A serial executor that runs its jobs on the main queue: code isolated to an actor on it runs on
+/// the main thread without being on the main actor.
+private final class MainQueueExecutor: SerialExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        DispatchQueue.main.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// An actor on the main thread that is not the main actor.
+private actor MainThreadActor {
+    private let executor = MainQueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func send(_ value: Int, to input: Subscriber<Int, Never>) -> Bool {
+        input.sendNext(value)
+        return Thread.isMainThread
+    }
+}
+
+/// A serial executor on a queue of its own.
+private final class OwnQueueExecutor: SerialExecutor {
+    let queue = DispatchQueue(label: "ConcurrencyReviewTests.executor")
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+private actor Tally {
+    private let executor: OwnQueueExecutor?
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor?.asUnownedSerialExecutor() ?? (self as any Actor).unownedExecutor
+    }
+    var items: [Int] = []
+
+    init(executor: OwnQueueExecutor? = nil) { self.executor = executor }
+
+    func snapshot() -> [Int] { items }
+}
+
+private actor PlainTally {
+    var items: [Int] = []
+    var isDone = false
+    func snapshot() -> ([Int], Bool) { (items, isDone) }
+}
+
+final class ConcurrencyReviewTests: XCTestCase {
+    /// Holds: an event sent on the main thread from inside another actor, which is delivered at
+    /// once, still finds the main actor's isolation (no `assumeIsolated` crash).
+    func testSubscribeOnMainActor_sentOnTheMainThreadFromAnotherActor() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let seen = Recorder<Int>()
+        let subscription = signal.subscribeOnMainActor(next: { value in
+            MainActor.preconditionIsolated()
+            seen.record(value)
+        })
+        let sender = MainThreadActor()
+        let onMain = Recorder<Bool>()
+        Task { onMain.record(await sender.send(1, to: input)) }
+        XCTAssertTrue(spinMainRunLoop { onMain.values.count == 1 && seen.values.count == 1 })
+        XCTAssertEqual(onMain.values, [true])
+        XCTAssertEqual(seen.values, [1])
+        subscription.dispose()
+    }
+
+    /// Holds: disposing from inside the main-actor callback stops the events already queued.
+    func testSubscribeOnMainActor_disposedFromInsideItsCallback() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let seen = Recorder<Int>()
+        let box = DisposableBox()
+        box.disposable = signal.subscribeOnMainActor(next: { value in
+            seen.record(value)
+            box.disposable?.dispose()
+        })
+        onAPlainThread {
+            for value in 1...5 { input.sendNext(value) }
+        }
+        drainMainQueue()
+        XCTAssertEqual(seen.values, [1])
+    }
+
+    /// Holds: disposing from inside the actor callback stops the events already queued.
+    func testSubscribeOnActor_disposedFromInsideItsCallback() async {
+        let tally = PlainTally()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let box = DisposableBox()
+        box.disposable = signal.subscribeOnActor(tally, next: { tally, value in
+            tally.items.append(value)
+            box.disposable?.dispose()
+        })
+        for value in 1...50 { input.sendNext(value) }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        let (items, _) = await tally.snapshot()
+        XCTAssertEqual(items, [1])
+        XCTAssertTrue(box.disposable?.isDisposed ?? false)
+    }
+
+    /// Holds: on an actor with a custom serial executor, the closures find its isolation.
+    func testSubscribeOnActor_anActorOnACustomExecutor() async {
+        let executor = OwnQueueExecutor()
+        let tally = Tally(executor: executor)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let subscription = signal.subscribeOnActor(tally, next: { tally, value in
+            dispatchPrecondition(condition: .onQueue(executor.queue))
+            tally.items.append(value)
+        })
+        onAPlainThread { for value in 1...20 { input.sendNext(value) } }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while await tally.snapshot().count < 20, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        let items = await tally.snapshot()
+        XCTAssertEqual(items, Array(1...20))
+        subscription.dispose()
+    }
+
+    /// Holds: once the signal completes, nothing keeps the actor.
+    func testSubscribeOnActor_letsTheActorGoAfterCompletion() async {
+        var tally: PlainTally? = PlainTally()
+        let weakTally = WeakReference(tally!)
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let subscription = signal.subscribeOnActor(tally!, next: { $0.items.append($1) }, completed: { $0.isDone = true })
+        input.sendNext(1)
+        input.sendCompleted()
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while await tally!.snapshot().1 == false, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        tally = nil
+        while weakTally.isAlive, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        XCTAssertFalse(weakTally.isAlive)
+        XCTAssertTrue(subscription.isDisposed)
+    }
+}
