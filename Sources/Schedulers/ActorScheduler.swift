@@ -136,9 +136,14 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     }
 
     /// Lends the queue to the actor: a task that runs the waiting blocks isolated to it.
+    ///
+    /// Detached: a `Task { }` would copy the task-local values and priority of whichever caller
+    /// happened to start the drain (or of the drain before it) into every block it runs, blocks
+    /// scheduled from elsewhere among them; a queue's blocks see none of their schedulers' task
+    /// locals, and neither do these.
     private func startDrain() {
         let actor = actor
-        Task { await self.drain(isolatedTo: actor) }
+        Task.detached { await self.drain(isolatedTo: actor) }
     }
 
     /// Runs the entries that were waiting when it started, in order; then starts a new drain if
