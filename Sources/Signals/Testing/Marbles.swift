@@ -20,7 +20,7 @@
 /// frames of the two it prints so that they do line up.
 ///
 /// Nothing may follow `|` or `#` but `-` (time that passes once the signal has ended, dropped when
-/// parsing). Malformed text (an unknown character, a group that is empty, nested or unclosed, a
+/// parsing) and `^` (a hot signal that ended before frame zero: `"-a|-^"`). Malformed text (an unknown character, a group that is empty, nested or unclosed, a
 /// second `^`, an event after the end) is a ``MarbleSyntaxError`` from ``init(parsing:)``, and a
 /// precondition failure naming the function, the text and the offset everywhere else.
 ///
@@ -93,10 +93,13 @@ public struct Marbles: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The diagram as text: one character per frame from the first mark (or frame zero, if
-    /// earlier) to the last, `(…)` around the marks that share a frame, and `^` before frame
-    /// zero when a mark comes earlier or the text had one.
+    /// earlier) to the last (or to `^`, if later), `(…)` around the marks that share a frame, and
+    /// `^` before frame zero when a mark comes earlier or the text had one.
     public var description: String {
-        cells(through: marks.last?.frame ?? -1).joined()
+        // A diagram with `^` runs through frame -1 at least, so that the frames between its last
+        // mark and `^` are drawn.
+        let last = marks.last?.frame ?? -1
+        return cells(through: hasZeroMarker ? max(last, -1) : last).joined()
     }
 
     /// The range of frames the text of this diagram spans.

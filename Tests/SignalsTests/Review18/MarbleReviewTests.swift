@@ -20,7 +20,7 @@ final class MarbleReviewTests: XCTestCase {
         }
     }
 
-    /// FAILS: with a test scheduler whose clock starts at a real date (`TestScheduler(startDate:
+    /// FAILED before the fix: with a test scheduler whose clock starts at a real date (`TestScheduler(startDate:
     /// Date())`) and a frame that is not a power of two, the recorded times carry the rounding of
     /// `Date` arithmetic at that magnitude (about 1e-7 s), far over the 1e-9-frame tolerance, so
     /// the rendering shows `!` and `mismatch` reports a diagram that matches.
@@ -67,10 +67,16 @@ final class MarbleReviewTests: XCTestCase {
         XCTAssertNoThrow(try Marbles(parsing: "(a|)--"))
     }
 
-    /// FAILS: the `Marbles` docs say "Nothing may follow `|` or `#` but `-`", yet `^` after the end
-    /// is accepted and moves the whole diagram before frame zero.
-    func testZeroMarkerAfterTheEndIsAnError() {
-        XCTAssertThrowsError(try Marbles(parsing: "a|^"))
+    /// FAILED before the docs were fixed: the `Marbles` docs said "Nothing may follow `|` or `#`
+    /// but `-`", yet `^` after the end is accepted, and is meant to be (a hot signal that ended
+    /// before frame zero, which ``createHotSignal`` documents); the docs now say so.
+    func testZeroMarkerAfterTheEnd_isAHotSignalThatHasEnded() throws {
+        XCTAssertEqual(try Marbles(parsing: "a|-^").marks, [.init(frame: -3, symbol: "a"), .init(frame: -2, symbol: "|")])
+        XCTAssertThrowsError(try Marbles(parsing: "a|^b"))
+        let scheduler = TestScheduler()
+        let hot = scheduler.createHotSignal("a|-^", values: values)
+        let recording = scheduler.record(hot)
+        XCTAssertEqual(recording.events, [.completed(0)])
     }
 
     /// Holds: a huge diagram parses, plays and renders in linear time.
