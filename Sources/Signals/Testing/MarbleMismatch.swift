@@ -31,9 +31,9 @@ extension SignalRecording where Value: Equatable, Failure: Equatable {
     /// at exactly the diagram's times, else both diagrams and both event lists.
     ///
     /// The diagram fixes every time: the events of frame `k` are expected `k × frame` seconds after
-    /// recording began (within a billionth of a frame, for floating-point rounding), so a match
-    /// asserts exact virtual times. Time after the last event is not compared: `"-a-|"` and
-    /// `"-a-|--"` are the same diagram.
+    /// recording began (within a billionth of a frame, or `Date`'s rounding on a clock started far
+    /// from the reference date), so a match asserts exact virtual times. Time after the last event
+    /// is not compared: `"-a-|"` and `"-a-|--"` are the same diagram.
     ///
     /// ```swift
     /// let source = scheduler.createColdSignal("ab---|", values: ["a": 1, "b": 2], error: MyError.boom)
@@ -75,12 +75,12 @@ extension SignalRecording where Value: Equatable, Failure: Equatable {
         let wanted = expectedEvents.frames.flatMap { time, events in events.map { Recorded(time: time, event: $0) } }
         let actual = events
         let matches = wanted.count == actual.count && zip(wanted, actual).allSatisfy { wanted, actual in
-            wanted.event == actual.event && abs(wanted.time - actual.time) <= frame * 1e-9
+            wanted.event == actual.event && abs(wanted.time - actual.time) <= tolerance(frame: frame, at: wanted.time)
         }
         if matches { return nil }
 
         let expectedDiagram = Marbles(expected)
-        let actualDiagram = Self.diagram(of: actual, frame: frame, symbols(for: values))
+        let actualDiagram = diagram(of: actual, frame: frame, symbols(for: values))
         var lines: [String]
         let top: String
         let bottom: String

@@ -134,9 +134,10 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     ///
     /// Each event is drawn at its frame, `(…)` around events of the same frame, `|` for completion
     /// and `#` for an error. A value missing from the table is drawn `?`; an event between two
-    /// frames (more than a billionth of a frame off) is drawn `!` in the frame it falls in. Neither
-    /// parses, so a diagram with them never matches an expected one. The diagram ends with the last
-    /// event, wherever the clock is.
+    /// frames (more than a billionth of a frame off, or more than `Date`'s rounding where the clock
+    /// started far from the reference date) is drawn `!` in the frame it falls in. Neither parses,
+    /// so a diagram with them never matches an expected one. The diagram ends with the last event,
+    /// wherever the clock is.
     ///
     /// ```swift
     /// recording.marbles(values: ["a": 1, "b": 2])   // "-a-b|"
@@ -174,7 +175,7 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     public func marbles(frame: TimeInterval = 1, _ symbol: (Value) -> Character) -> String {
         let function = "SignalRecording.marbles(frame:_:)"
         precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
-        guard let diagram = Self.diagram(of: events, frame: frame, symbol) else {
+        guard let diagram = diagram(of: events, frame: frame, symbol) else {
             preconditionFailure("\(function): an event comes more than \(Self.frameLimit) frames of \(frame) s after the start (\(events.last.map(String.init(describing:)) ?? "")); use a larger frame")
         }
         return diagram.description
@@ -189,16 +190,25 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     /// How many frames a diagram may span.
     static var frameLimit: Int { 100_000 }
 
+    /// How far from `time` a recorded time may be and still count as `time`: a billionth of a
+    /// frame, or, on a clock far from the reference date (`TestScheduler(startDate: Date())`), a
+    /// few units in the last place of the dates there, which is how far apart `Date` arithmetic
+    /// (the signal's `start + k × frame`, the recording's `now − start`) rounds them.
+    func tolerance(frame: TimeInterval, at time: TimeInterval) -> TimeInterval {
+        let magnitude = abs(startDate.timeIntervalSinceReferenceDate) + abs(time)
+        return max(frame * 1e-9, 4 * magnitude.ulp)
+    }
+
     /// `events` as a diagram of frames of `frame` seconds, or `nil` when one is too far to draw.
-    static func diagram(of events: [Recorded<Value, Failure>], frame: TimeInterval, _ symbol: (Value) -> Character) -> Marbles? {
+    func diagram(of events: [Recorded<Value, Failure>], frame: TimeInterval, _ symbol: (Value) -> Character) -> Marbles? {
         var marks: [Marbles.Mark] = []
         for recorded in events {
             let position = recorded.time / frame
             let nearest = position.rounded()
-            let onGrid = abs(position - nearest) <= 1e-9
+            let onGrid = abs(position - nearest) * frame <= tolerance(frame: frame, at: recorded.time)
             let slot = onGrid ? nearest : position.rounded(.down)
             // A time that is not a number, or before the start, is off the grid in the last frame.
-            guard slot.isNaN || slot < Double(frameLimit) else { return nil }
+            guard slot.isNaN || slot < Double(Self.frameLimit) else { return nil }
             let frameIndex = slot.isNaN || slot < 0 ? (marks.last?.frame ?? 0) : max(Int(slot), marks.last?.frame ?? 0)
             let character: Character
             switch recorded.event {
