@@ -167,4 +167,22 @@ final class Review18ActorSchedulerTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(seen.values, ["first: none", "second: none"])
     }
+
+    /// Holds: disposing a block that has not started releases it at once, undated (waiting behind
+    /// a busy block) or dated.
+    func testDisposal_releasesTheBlockAtOnce() {
+        let scheduler = ActorScheduler(Busy())
+        let release = DispatchSemaphore(value: 0)
+        scheduler.schedule { _ = release.wait(timeout: .now() + 10) }
+        let (undated, undatedToken) = trackingLifetime { token in scheduler.schedule { _ = token } }
+        let (dated, datedToken) = trackingLifetime { token in
+            scheduler.schedule(after: Date(timeIntervalSinceNow: 3600)) { _ = token }
+        }
+        undated?.dispose()
+        dated?.dispose()
+        XCTAssertFalse(undatedToken.isAlive)
+        XCTAssertFalse(datedToken.isAlive)
+        release.signal()
+        settle(scheduler)
+    }
 }
