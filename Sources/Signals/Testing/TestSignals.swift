@@ -11,6 +11,12 @@ extension TestScheduler {
     /// 0's events too: nothing is sent inside `subscribe`). `|` completes, `#` fails with `error`.
     /// Disposing a subscription cancels what it has not sent yet.
     ///
+    /// Subscribe through ``TestScheduler/record(_:)``, or inside the scheduler's
+    /// `performAsCurrentScheduler`: like every created signal, this one (and any operator on it)
+    /// subscribed with no scheduler current, as on a plain thread or in a Swift Testing test, is
+    /// subscribed later on ``Scheduler/subscription``, possibly after the scheduler has run, and
+    /// then nothing is sent.
+    ///
     /// ```swift
     /// let scheduler = TestScheduler()
     /// let signal = scheduler.createColdSignal("-a-b|", values: ["a": 1, "b": 2], error: MyError.boom)
@@ -74,7 +80,9 @@ extension TestScheduler {
     /// scheduler gets there; those before `^` are sent at once, before anyone can subscribe, so
     /// they matter only when they end the signal: a subscriber then receives the end at once.
     /// A subscriber receives only what comes after it subscribed; disposing its subscription
-    /// detaches it, and the diagram plays on for the others.
+    /// detaches it, and the diagram plays on for the others. Subscribe as for
+    /// ``createColdSignal(_:values:error:frame:)``: through ``TestScheduler/record(_:)``, or inside
+    /// the scheduler's `performAsCurrentScheduler`.
     ///
     /// ```swift
     /// let scheduler = TestScheduler()

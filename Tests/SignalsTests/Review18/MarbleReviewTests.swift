@@ -123,4 +123,26 @@ final class MarbleReviewTests: XCTestCase {
         let lines = mismatch?.description.split(separator: "\n").prefix(2).map(String.init) ?? []
         XCTAssertEqual(lines, ["expected: (ab)-c|", "  actual: a   -b-c|"])
     }
+
+    /// FAILED as first written, with a plain `subscribeNext` in place of the
+    /// `performAsCurrentScheduler` below (3 runs out of 3): off the main thread (a Swift Testing
+    /// test, a plain thread) a created signal subscribes later, on the subscription scheduler, so
+    /// `run()` just after found nothing scheduled and no value ever came. The docs of
+    /// `createColdSignal` and `createHotSignal` now say to subscribe under the test scheduler;
+    /// this is that way.
+    func testColdSignal_subscribedOffTheMainThreadUnderTheTestScheduler() {
+        let seen = Recorder<Int>()
+        let values = values
+        onAPlainThread {
+            let scheduler = TestScheduler()
+            let source = scheduler.createColdSignal("a-b|", values: values)
+            var subscription: Disposable?
+            scheduler.performAsCurrentScheduler {
+                subscription = source.map { $0 * 10 }.subscribeNext { seen.record($0) }
+            }
+            scheduler.run()
+            subscription?.dispose()
+        }
+        XCTAssertEqual(seen.values, [10, 20])
+    }
 }
