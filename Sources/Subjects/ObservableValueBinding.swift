@@ -54,8 +54,9 @@ extension ObservableValue {
     ///
     /// `other` is held weakly; the binding ends when the returned disposable is disposed or when
     /// `other` goes (at once: its ``channel`` completes as it goes). The binding runs one way:
-    /// binding two cells to each other this way sets them back and forth forever; bind their
-    /// ``channel``s for a two-way binding.
+    /// binding two cells to each other this way sets them back and forth forever (the second
+    /// `bind` never returns); bind their ``channel``s for a two-way binding. Binding a cell to
+    /// itself is a precondition failure.
     ///
     /// ```swift
     /// let source = ObservableValue(1)
@@ -70,6 +71,7 @@ extension ObservableValue {
     /// RAC 2.5: `RAC(other, value) = RACObserve(self, value)`.
     @discardableResult
     public func bind(to other: ObservableValue<Value>) -> Disposable {
-        other.bind(from: signal)
+        precondition(other !== self, "ObservableValue.bind(to:): a cell bound to itself would set itself forever")
+        return other.bind(from: signal)
     }
 }
