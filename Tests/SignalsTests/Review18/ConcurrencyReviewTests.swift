@@ -49,6 +49,10 @@ private actor Tally {
     func snapshot() -> [Int] { items }
 }
 
+@MainActor private final class Title {
+    var text = ""
+}
+
 private actor PlainTally {
     var items: [Int] = []
     var isDone = false
@@ -143,5 +147,18 @@ final class ConcurrencyReviewTests: XCTestCase {
         }
         XCTAssertFalse(weakTally.isAlive)
         XCTAssertTrue(subscription.isDisposed)
+    }
+
+    /// Compares `assignOnMainActor` with `assign(to:on:)`: both document that the binding ends when
+    /// the signal completes; `assign`'s disposable then reads disposed.
+    func testAssignOnMainActor_completionEndsTheBinding() {
+        let (signal, input) = Signal<String, Never>.pipe()
+        let title = MainActor.assumeIsolated { Title() }
+        let binding = MainActor.assumeIsolated { signal.assignOnMainActor(to: \.text, on: title) }
+        input.sendNext("a")
+        input.sendCompleted()
+        drainMainQueue()
+        XCTAssertEqual(MainActor.assumeIsolated { title.text }, "a")
+        XCTAssertTrue(binding.isDisposed)
     }
 }
