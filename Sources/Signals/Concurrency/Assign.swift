@@ -70,11 +70,14 @@ extension Signal where Failure == Never, Value: Sendable {
         to keyPath: ReferenceWritableKeyPath<Root, Value>,
         on object: Root
     ) -> Disposable {
+        // The closure ends the subscription through `binding`, set just after it is made; the
+        // subscription itself is returned, so that it reads disposed once the signal completes.
         let binding = SerialDisposable()
-        binding.disposable = subscribeNextOnMainActor { [weak object] value in
+        let subscription = subscribeNextOnMainActor { [weak object] value in
             guard let object else { return binding.dispose() }
             object[keyPath: keyPath] = value
         }
-        return binding
+        binding.disposable = subscription
+        return subscription
     }
 }
