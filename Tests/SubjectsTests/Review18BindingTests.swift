@@ -59,4 +59,25 @@ final class Review18BindingTests: XCTestCase {
         XCTAssertEqual(seen.values, [0, 1])
         watch.dispose()
     }
+
+    /// Holds: the following cell let go of while other threads set the source; the binding ends
+    /// and the cell goes, with nothing written after.
+    func testBindToCell_followerLetGoWhileTheSourceChangesOnOtherThreads() {
+        for _ in 0..<20 {
+            let source = ObservableValue(0)
+            let follower = Lock<ObservableValue<Int>?>(ObservableValue(-1))
+            let weakFollower = WeakReference(follower.withLock { $0! })
+            let binding = follower.withLock { source.bind(to: $0!) }
+            race(threads: 4) { thread in
+                if thread == 0 {
+                    _ = follower.withLock { $0.take() }
+                } else {
+                    for step in 0..<100 { source.value = step }
+                }
+            }
+            XCTAssertFalse(weakFollower.isAlive)
+            source.value = 1_000
+            XCTAssertTrue(binding.isDisposed)
+        }
+    }
 }
