@@ -13,6 +13,10 @@ extension TestScheduler {
     /// run the scheduler, then compare ``SignalRecording/events`` or the diagram
     /// (``SignalRecording/mismatch(expected:values:error:frame:)``).
     ///
+    /// The times are this scheduler's: record a signal on the scheduler that drives it. A signal
+    /// driven by another scheduler is recorded with this one's clock, which that one does not
+    /// move, so every event would read as coming at the same time.
+    ///
     /// ```swift
     /// let scheduler = TestScheduler()
     /// let source = scheduler.createColdSignal("a-b|", values: ["a": 1, "b": 2], error: MyError.boom)

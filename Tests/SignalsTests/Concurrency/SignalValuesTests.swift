@@ -101,7 +101,9 @@ final class SignalValuesTests: XCTestCase {
         let source = HandFedSource<TestError>()
         var iterator = source.signal.values.makeAsyncIterator()
         let sender = Thread {
-            // Waits for the main actor's subscription, which happens inside its first `next`.
+            // Waits for the subscription that the first `next` makes: `next()` called by hand is
+            // the nonisolated overload, so it subscribes off the main actor, through the
+            // subscription scheduler; the loop's code still runs on the main actor.
             _ = eventuallyBlocking { source.subscriptions.value == 1 }
             source.input.sendNext(1)
             source.input.sendNext(2)
