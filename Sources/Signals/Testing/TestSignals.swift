@@ -14,7 +14,7 @@ extension TestScheduler {
     /// Subscribe through ``TestScheduler/record(_:)``, or inside the scheduler's
     /// `performAsCurrentScheduler`: like every created signal, this one (and any operator on it)
     /// subscribed with no scheduler current, as on a plain thread or in a Swift Testing test, is
-    /// subscribed later on ``Scheduler/subscription``, possibly after the scheduler has run, and
+    /// subscribed later on `Scheduler.subscription`, possibly after the scheduler has run, and
     /// then nothing is sent.
     ///
     /// ```swift
