@@ -27,8 +27,7 @@ extension ObservableValue {
     ///
     /// `object` is held weakly: the binding ends, disposing its subscription, when the returned
     /// disposable is disposed or when `object` has gone, which is noticed at the cell's next
-    /// change at the latest. The binding does not keep the cell: once the cell goes nothing more
-    /// is written.
+    /// change at the latest. The binding does not keep the cell, and it ends as the cell goes.
     ///
     /// ```swift
     /// let progress = ObservableValue(0.0)
@@ -46,14 +45,14 @@ extension ObservableValue {
         to keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
         on object: Root
     ) -> Disposable {
-        signal.assign(to: keyPath, on: object)
+        untilGone.assign(to: keyPath, on: object)
     }
 
     /// Makes `other` follow this cell: its value is set to this cell's current value at once,
     /// then to every change, on the thread that changes this cell.
     ///
-    /// `other` is held weakly; the binding ends when the returned disposable is disposed or when
-    /// `other` goes (at once: its ``channel`` completes as it goes). The binding runs one way:
+    /// Neither cell is kept; the binding ends when the returned disposable is disposed or when
+    /// either cell goes (at once: a cell's ``channel`` completes as it goes). The binding runs one way:
     /// binding two cells to each other this way sets them back and forth forever (the second
     /// `bind` never returns); bind their ``channel``s for a two-way binding. Binding a cell to
     /// itself is a precondition failure.
@@ -72,6 +71,12 @@ extension ObservableValue {
     @discardableResult
     public func bind(to other: ObservableValue<Value>) -> Disposable {
         precondition(other !== self, "ObservableValue.bind(to:): a cell bound to itself would set itself forever")
-        return other.bind(from: signal)
+        return other.bind(from: untilGone)
+    }
+
+    /// ``signal``, completing as the cell goes (its ``channel`` completes then), so that the
+    /// bindings out of the cell end with it. Does not keep the cell.
+    private var untilGone: Signal<Value, Never> {
+        signal.take(until: channel.ignoreValues())
     }
 }

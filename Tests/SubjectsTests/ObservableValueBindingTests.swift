@@ -125,7 +125,7 @@ final class ObservableValueBindingTests: XCTestCase {
         cell = nil
         XCTAssertFalse(weakCell.isAlive)
         XCTAssertEqual(field.written, ["a"])
-        binding.dispose()
+        XCTAssertTrue(binding.isDisposed, "the binding ends as the cell goes")
     }
 
     // MARK: bind(to:)
@@ -153,6 +153,17 @@ final class ObservableValueBindingTests: XCTestCase {
         mirror = nil
         XCTAssertFalse(weakMirror.isAlive)
         XCTAssertTrue(binding.isDisposed)
+    }
+
+    func testBindToCell_endsAtOnceWhenThisCellGoes() {
+        var source: ObservableValue<Int>? = ObservableValue(1)
+        let weakSource = WeakReference(source!)
+        let mirror = ObservableValue(0)
+        let binding = source!.bind(to: mirror)
+        source = nil
+        XCTAssertFalse(weakSource.isAlive, "the binding does not keep the cell it follows")
+        XCTAssertTrue(binding.isDisposed)
+        XCTAssertEqual(mirror.value, 1)
     }
 
     func testBindToCell_fromSeveralThreadsEndsOnTheLastValue() {
