@@ -38,16 +38,7 @@ final class AsyncRaceTests: XCTestCase {
             if round % 4 != 0, !eventuallyBlocking({ source.subscriptions.value == 1 }) {
                 return XCTFail("\(name), round \(round): never subscribed")
             }
-            race(threads: 4) { thread in
-                switch thread {
-                case 0:
-                    source.input.sendNext(1)
-                    source.input.sendNext(2)
-                case 1: source.input.sendError(.first)
-                case 2: source.input.sendCompleted()
-                default: task.cancel()
-                }
-            }
+            source.raceEveryEnd(cancel: { task.cancel() })
             guard done.wait(timeout: .now() + 10) == .success else {
                 return XCTFail("\(name), round \(round): the task never ended (a continuation was left waiting)")
             }

@@ -76,3 +76,20 @@ func synchronousSignal<Failure: Error & Sendable>(
         return Disposable { disposals.increment() }
     }
 }
+
+extension HandFedSource where Failure == TestError {
+    /// Races every way a consumer can end, each from a thread of its own: the values 1 and 2,
+    /// the error `.first`, completion, and `cancel` (the consuming task's cancellation).
+    func raceEveryEnd(cancel: @escaping @Sendable () -> Void) {
+        race(threads: 4) { thread in
+            switch thread {
+            case 0:
+                self.input.sendNext(1)
+                self.input.sendNext(2)
+            case 1: self.input.sendError(.first)
+            case 2: self.input.sendCompleted()
+            default: cancel()
+            }
+        }
+    }
+}

@@ -29,16 +29,7 @@ final class AsyncBridgeMainActorRaceTests: XCTestCase {
             let subscribed = await eventuallyOnMain { source.subscriptions.value == 1 }
             guard subscribed else { return XCTFail("\(name), round \(round): never subscribed") }
             let racing = Task.detached {
-                race(threads: 4) { thread in
-                    switch thread {
-                    case 0:
-                        source.input.sendNext(1)
-                        source.input.sendNext(2)
-                    case 1: source.input.sendError(.first)
-                    case 2: source.input.sendCompleted()
-                    default: task.cancel()
-                    }
-                }
+                source.raceEveryEnd(cancel: { task.cancel() })
             }
             await racing.value
             guard let ending = await withTimeout(seconds: 10, { await task.value }) else {
