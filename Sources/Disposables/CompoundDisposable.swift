@@ -24,11 +24,6 @@
 /// RAC 2.5: `RACCompoundDisposable`.
 public final class CompoundDisposable: Disposable, @unchecked Sendable {
     private let children = Lock(Children())
-    /// What a `dispose()` that finds the compound disposed already waits for: the serialization
-    /// point of the subscription it stands for, so that such a call returns only once an event
-    /// under way there (the terminal event that disposed it) has been delivered. Set once, before
-    /// the compound is shared.
-    package var settledBy: (any Settling)?
 
     /// An empty compound disposable.
     ///
@@ -98,10 +93,7 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     ///
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
-        guard markDisposed() else {
-            settledBy?.settle()
-            return
-        }
+        guard markDisposed() else { return }
         var taken = children.withLock { children in
             defer { children = Children() }
             return children
@@ -255,9 +247,3 @@ private struct Children {
     }
 }
 
-/// Something a disposal can wait on: see ``CompoundDisposable/settledBy``.
-package protocol Settling: AnyObject, Sendable {
-    /// Waits, where waiting is safe, until work under way that this object serializes has
-    /// finished.
-    func settle()
-}

@@ -114,10 +114,12 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         error: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
+        // The subscription's own disposable (see ``ClosureSink``): it disposes the upstream
+        // subscription, and stands for one that ended while it was made (the terminal event
+        // marked it).
         let sink = ClosureSink(next: next, error: error, completed: completed)
-        // A subscription that ended while it was made has nothing to dispose; the sink, marked
-        // disposed by the terminal event, stands for it.
-        return observe(sink) ?? sink
+        sink.handle.adopt(observe(sink))
+        return sink.handle
     }
 
     /// Subscribes with a closure for values.

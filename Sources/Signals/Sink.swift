@@ -121,15 +121,24 @@ extension Signal {
 
 /// The end of a chain that calls closures: what `subscribe(next:error:completed:)` builds.
 ///
+/// As RAC 2.5's `-subscribe:` does, the subscription is handed a disposable of its own,
+/// ``handle``, apart from the one a terminal event disposes. Each callback is called only after a
+/// final check of that handle, with no lock and no user code between the two: so once its
+/// `dispose()` has returned, no callback starts, even one whose event another thread is already
+/// delivering (the chain above lets go of its part when that event ends), and a `dispose()` that
+/// arrives while a terminal event runs its disposal actions suppresses the `completed` or `error`
+/// callback.
+///
 /// A terminal event or ``cancel()`` lets go of the closures, so nothing they captured outlives
-/// the subscription and nothing is called after it was disposed. A terminal event also marks the
-/// sink disposed: it stands for a subscription that ended while it was being made.
+/// the subscription; the handle holds none of them.
 @usableFromInline
 package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     // Only the serialized event path reads and clears these.
     private var next: (@Sendable (Value) -> Void)?
     private var error: (@Sendable (Failure) -> Void)?
     private var completed: (@Sendable () -> Void)?
+    /// The subscription's own disposable, which `subscribe` returns.
+    @usableFromInline package let handle = SubscriptionDisposable()
 
     @usableFromInline
     package init(
@@ -143,7 +152,12 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         super.init()
     }
 
+    package override func attach(_ upstream: Disposable) {
+        handle.keep(upstream, attached: true)
+    }
+
     package override func receive(_ value: Value) {
+        if handle.isDisposed { return }
         next?(value)
     }
 
@@ -155,7 +169,8 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         let error = self.error.take()
         next = nil
         completed = nil
-        markEnded()
+        if handle.isDisposed { return }
+        handle.markEnded()
         error?(failure)
     }
 
@@ -163,7 +178,8 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         let completed = self.completed.take()
         next = nil
         error = nil
-        markEnded()
+        if handle.isDisposed { return }
+        handle.markEnded()
         completed?()
     }
 
@@ -173,6 +189,72 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         error = nil
         completed = nil
     }
+
+    package override func inputReleased() {
+        cancel()
+    }
+}
+
+/// The disposable a subscription made with closures returns: disposing it marks it (what its
+/// ``ClosureSink`` checks before each callback), then disposes the upstream subscription on the
+/// calling thread, without waiting for anything. A terminal event marks it too, so it reports
+/// `isDisposed` once the subscription has ended either way.
+///
+/// It holds the upstream subscription, not the sink: the closures go with the chain, whoever
+/// keeps this disposable.
+@usableFromInline
+package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
+    /// The upstream subscription, as attached and as returned by the signal; taken by `dispose()`.
+    private let upstream = Lock(Upstream())
+
+    @usableFromInline
+    package override init() {
+        super.init()
+    }
+
+    /// Keeps `subscription`, to dispose it with this one; disposes it at once when this one is
+    /// disposed already.
+    ///
+    /// - Parameter attached: Whether the sink was attached to it (else the signal returned it;
+    ///   a producer that ended at once may have attached nothing).
+    package func keep(_ subscription: Disposable, attached: Bool) {
+        let accepted = upstream.withLock { upstream -> Bool in
+            // `dispose()` marks before it locks, so one it has not yet seen reads true here.
+            if isDisposed { return false }
+            if attached {
+                upstream.attached = subscription
+            } else if upstream.attached !== subscription {
+                upstream.returned = subscription
+            }
+            return true
+        }
+        if !accepted, !subscription.isDisposed { subscription.dispose() }
+    }
+
+    /// Keeps what subscribing returned (see ``keep(_:attached:)``).
+    @usableFromInline
+    package func adopt(_ subscription: Disposable?) {
+        guard let subscription else { return }
+        keep(subscription, attached: false)
+    }
+
+    /// Ends the subscription: no callback starts after this returns; the upstream subscription is
+    /// disposed on this thread.
+    package override func dispose() {
+        guard markDisposed() else { return }
+        let (attached, returned) = upstream.withLock { upstream in
+            (upstream.attached.take(), upstream.returned.take())
+        }
+        attached?.dispose()
+        returned?.dispose()
+    }
+}
+
+/// The upstream subscription of a ``SubscriptionDisposable``. Not generic, so that locking it costs
+/// no metadata lookup.
+private struct Upstream {
+    var attached: Disposable?
+    var returned: Disposable?
 }
 
 /// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber); lets go of it when
@@ -183,10 +265,15 @@ package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>,
     /// it is attached, so that the target can end a subscription still sending synchronously
     /// (a `repeat()` of a synchronous signal, say) from inside one of its callbacks.
     private let subscription: CompoundDisposable?
+    /// The target, when it is the library's own ``Subscriber`` and `subscription` is set: events
+    /// go through its gate with `subscription` as their feed, checked right before the
+    /// subscriber's receiver is called.
+    private var subscriber: Subscriber<Value, Failure>?
 
     package init(target: any SubscriberProtocol<Value, Failure>, subscription: CompoundDisposable? = nil) {
         self.target = target
         self.subscription = subscription
+        if subscription != nil { subscriber = target as? Subscriber<Value, Failure> }
         super.init()
     }
 
@@ -194,19 +281,46 @@ package final class ForwardingSink<Value, Failure: Error>: Sink<Value, Failure>,
         subscription?.add(upstream)
     }
 
+    // Each event is checked against the subscription handed to the target, which its subscriber
+    // may dispose from any thread: nothing reaches the target once that `dispose()` has returned.
+
     package override func receive(_ value: Value) {
-        target?.sendNext(value)
+        guard let subscription else { return target?.sendNext(value) ?? () }
+        if subscription.isDisposed { return }
+        if let subscriber {
+            if !subscriber.disposable.isDisposed { subscriber.gate.sendNext(value, feed: subscription) }
+        } else {
+            target?.sendNext(value)
+        }
     }
 
     package override func receive(error: Failure) {
-        target.take()?.sendError(error)
+        finish(.error(error))
     }
 
     package override func receiveCompleted() {
-        target.take()?.sendCompleted()
+        finish(.completed)
+    }
+
+    private func finish(_ event: Event<Value, Failure>) {
+        let target = target.take()
+        let subscriber = subscriber.take()
+        if let subscription, subscription.isDisposed { return }
+        if let subscription, let subscriber {
+            if !subscriber.disposable.isDisposed {
+                subscriber.gate.sendTerminal(event, disposing: subscriber.disposable, feed: subscription)
+            }
+            return
+        }
+        switch event {
+        case .next: preconditionFailure("ForwardingSink: a value sent as a terminal event")
+        case let .error(error): target?.sendError(error)
+        case .completed: target?.sendCompleted()
+        }
     }
 
     package override func cancel() {
         target = nil
+        subscriber = nil
     }
 }

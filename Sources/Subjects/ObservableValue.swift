@@ -53,7 +53,7 @@ public final class ObservableValue<Value>: @unchecked Sendable {
         let input = SerialInput(observers)
         self.input = input
         let observers = observers
-        signal = Signal(producer: { sink in observers.subscribe(sink, through: input, synchronously: true) })
+        signal = Signal(producer: { sink in observers.subscribe(sink, synchronously: true) })
         binding.leadingTerminal.sendNext(value)
         binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
     }

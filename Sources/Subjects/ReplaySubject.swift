@@ -45,6 +45,6 @@ public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>
 
     /// Keeps `value` as the latest, for later subscribers, without sending it to the current ones.
     func keepSilently(_ value: Value) {
-        input.run { [observers] in observers.keep(value) }
+        input.run { [observers] in observers.keepSilently(value) }
     }
 }

@@ -44,7 +44,7 @@ public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberP
     init(broadcastingTo observers: BroadcastSink<Value, Failure>) {
         let input = SerialInput(observers)
         self.input = input
-        super.init(producer: { sink in observers.add(sink, deliveredUnder: input) })
+        super.init(producer: { sink in observers.add(sink) })
     }
 
     /// A subject whose new subscribers `observers` replays its kept values to, with `input`, the
@@ -52,7 +52,7 @@ public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberP
     @usableFromInline
     init(replaying observers: ReplaySink<Value, Failure>, input: SerialInput<Value, Failure>) {
         self.input = input
-        super.init(producer: { sink in observers.subscribe(sink, through: input) })
+        super.init(producer: { sink in observers.subscribe(sink) })
     }
 
     deinit {

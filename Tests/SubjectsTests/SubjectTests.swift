@@ -187,13 +187,16 @@ final class SubjectTests: XCTestCase {
                 }
                 let received = Recorder<Int>()
                 let disposed = Counter()
+                let late = Counter()
                 let subscription = subject.subscribe(next: { value in
-                    XCTAssertEqual(disposed.value, 0, "delivered after disposal")
+                    if disposed.value > 0 { late.increment() }
                     received.record(value)
                 })
                 subject.sendNext(1_000 + index)
                 subscription.dispose()
                 disposed.increment()
+                // dispose() never waits: the one callback past its final check may still start.
+                XCTAssertLessThanOrEqual(late.value, 1, "delivered after disposal")
                 let values = received.values
                 XCTAssertEqual(Set(values).count, values.count, "delivered twice")
                 for sender in 0..<2 {

@@ -3,16 +3,19 @@ import Synchronization
 
 /// The subscribers of a hot signal (a pipe, a subject): sent to by the input's delivering thread
 /// (a pipe's lock owner, a subject's deliverer), one event at a time, and joined and left from
-/// any thread.
+/// any thread, without ever waiting for a delivery.
 ///
-/// A send takes no lock of its own and retains nothing. Joining and leaving are recorded under a
-/// lock and raise a flag; the sender reads the flag (one atomic load) and, when it is raised,
-/// brings its list of members up to date before the send. So:
+/// A send takes no lock of its own and retains nothing: it marks the broadcast as walked (one
+/// atomic operation at each end of the walk) and calls each member. Joining and leaving are
+/// recorded under a lock that is never held around user code. So:
 /// - a member that joins during a delivery gets the next event, not the one under way;
-/// - a member is skipped from the moment it is disposed (it is marked before it leaves), and its
-///   sink is let go of by the lock's owner, so nothing reaches it after its removal;
-/// - the list is changed only by the sender, never while it walks it: a send from inside a
-///   member's callback is queued by the input's lock and comes after the current one.
+/// - a member is skipped from the moment it is disposed (it is marked before it leaves);
+/// - the member list is changed under the lock, by whoever finds nobody walking it: a leaving
+///   member is taken out at once when nobody walks the list, and by the walker as its walk ends
+///   otherwise. Whoever takes a member out lets go of its sink, so the sink of a member is touched
+///   by one thread at a time, and a `dispose()` never waits for a walk;
+/// - a send from inside a member's callback is queued by the input and comes after the current
+///   one, so walks never nest.
 ///
 /// Not generic, so that walking the members costs no metadata lookup in unspecialized code.
 package final class Broadcast: @unchecked Sendable {
@@ -27,21 +30,25 @@ package final class Broadcast: @unchecked Sendable {
     }
 
     private struct Shared {
-        /// Members that joined since the sender last looked, in order: a list linked through the
-        /// members themselves, so joining and leaving it are O(1) and allocate nothing.
+        /// Members that joined since the list was last brought up to date, in order: a list linked
+        /// through the members themselves, so joining and leaving it are O(1) and allocate nothing.
         var joining = JoiningList()
-        /// Whether a member of `members` has left since the sender last looked.
+        /// Whether a member of `members` has left since the list was last brought up to date.
         var hasLeavers = false
         /// How the broadcast ended, once it has: no member joins after that.
         var ending: Ending?
     }
 
     private let shared = Lock(Shared())
-    /// Raised when `shared` has news for the sender.
-    private let isChanged = Atomic<Bool>(false)
+    /// ``walking`` while a sender walks `members`, ``changed`` while `shared` has news for the
+    /// list. Nobody but the walker changes the list while it is walked; anyone may, under
+    /// `shared`'s lock, while it is not.
+    private let walk = Atomic<UInt>(0)
+    private static var walking: UInt { 1 }
+    private static var changed: UInt { 2 }
     private let isAnnotated = ThreadSanitizer.isActive
-    /// The members, each retained once, in the order they joined. Changed under `shared`'s lock
-    /// by the sender (or, at the end, by the last owner); read by the sender without it.
+    /// The members, each retained once, in the order they joined. Changed under `shared`'s lock,
+    /// by the walker or while nobody walks; read by the walker without it.
     @exclusivity(unchecked) private var members: UnsafeMutablePointer<Unmanaged<BroadcastMember>>?
     @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var capacity = 0
@@ -52,15 +59,30 @@ package final class Broadcast: @unchecked Sendable {
         _ = detachAll()
     }
 
-    /// Adds `member`, which gets every event sent after this returns, and returns `nil`; or, once
-    /// the broadcast has ended, returns how, without adding it.
-    package func join(_ member: BroadcastMember) -> Ending? {
+    /// Adds `member`, which gets every event sent after this returns, after running `body` under
+    /// the lock the list is changed under, with how the broadcast ended, if it has (a replaying
+    /// sink takes its snapshot there: see ``beginWalk(under:)``).
+    ///
+    /// - Returns: `joined` is `false` when the broadcast has ended (`ending` says how; `body` ran)
+    ///   or when `member` had been disposed (`body` did not run; its disposal found it in no list,
+    ///   so the caller lets go of its sink).
+    package func join(_ member: BroadcastMember, under body: (Ending?) -> Void = { _ in }) -> (joined: Bool, ending: Ending?) {
         shared.withLock(annotated: isAnnotated) { shared in
-            if let ending = shared.ending { return ending }
+            // `dispose()` marks before it leaves, under this lock: one it has not yet seen reads
+            // true here.
+            if member.isDisposed { return (false, nil) }
+            body(shared.ending)
+            if let ending = shared.ending { return (false, ending) }
             shared.joining.append(member)
-            isChanged.store(true, ordering: .releasing)
-            return nil
+            walk.bitwiseOr(Self.changed, ordering: .releasing)
+            return (true, nil)
         }
+    }
+
+    /// Runs `body` under the lock the list is changed under: for a replaying sink that keeps a
+    /// value without sending it.
+    package func withListLocked(_ body: () -> Void) {
+        shared.withLock(annotated: isAnnotated) { _ in body() }
     }
 
     /// Whether the broadcast was ended by a terminal event (not ``Ending/abandoned``, and not
@@ -74,29 +96,65 @@ package final class Broadcast: @unchecked Sendable {
         }
     }
 
-    /// Removes `member`, which has been marked disposed already, so the sender skips it from now.
-    package func leave(_ member: BroadcastMember) {
-        shared.withLock(annotated: isAnnotated) { shared in
+    /// Takes `member`, which has been marked disposed, out of the broadcast, without waiting.
+    ///
+    /// - Returns: The members the caller took out and so must let go of (``BroadcastMember/detach()``):
+    ///   `member` and any other disposed one, when nobody walks the list; none while a walk is
+    ///   under way (the walker takes them out as it ends), once the broadcast has ended (whoever
+    ///   ended it has them), or when `member` has not joined (whoever joins it finds it disposed).
+    package func leave(_ member: BroadcastMember) -> [BroadcastMember] {
+        shared.withLock(annotated: isAnnotated) { shared -> [BroadcastMember] in
             // The caller holds the member, so unlinking it releases nothing here.
-            if shared.joining.remove(member) { return }
-            if shared.ending == nil {
-                shared.hasLeavers = true
-                isChanged.store(true, ordering: .releasing)
-            }
+            if shared.joining.remove(member) { return [member] }
+            if shared.ending != nil { return [] }
+            shared.hasLeavers = true
+            let before = walk.bitwiseOr(Self.changed, ordering: .acquiringAndReleasing).oldValue
+            if before & Self.walking != 0 { return [] }
+            return update(&shared)
         }
     }
 
-    /// The current members, up to date with every join and leave that happened before this call;
-    /// valid until the next call. For the sender only.
+    /// Starts a walk: the current members, up to date with every join and leave that happened
+    /// before this call; valid until ``endWalk()``. For the sender only.
     @inline(__always)
-    package func currentMembers() -> UnsafeBufferPointer<Unmanaged<BroadcastMember>> {
-        if isChanged.load(ordering: .acquiring) { update() }
+    package func beginWalk() -> UnsafeBufferPointer<Unmanaged<BroadcastMember>> {
+        if walk.bitwiseOr(Self.walking, ordering: .acquiring).oldValue & Self.changed != 0 {
+            detach(shared.withLock(annotated: isAnnotated) { update(&$0) })
+        }
         return UnsafeBufferPointer(start: members, count: count)
     }
 
+    /// ``beginWalk()``, running `body` first under the lock the list is changed under, in one step
+    /// with the update: so a member joins either before `body` (it gets this walk's event) or
+    /// after (`body`'s change is in the snapshot ``join(_:under:)`` took).
+    package func beginWalk(under body: () -> Void) -> UnsafeBufferPointer<Unmanaged<BroadcastMember>> {
+        let leavers = shared.withLock(annotated: isAnnotated) { shared -> [BroadcastMember] in
+            body()
+            if walk.bitwiseOr(Self.walking, ordering: .acquiring).oldValue & Self.changed != 0 {
+                return update(&shared)
+            }
+            return []
+        }
+        detach(leavers)
+        return UnsafeBufferPointer(start: members, count: count)
+    }
+
+    /// Ends a walk; takes out, and lets go of, the members that left during it.
+    @inline(__always)
+    package func endWalk() {
+        if walk.bitwiseAnd(~Self.walking, ordering: .releasing).oldValue & Self.changed != 0 {
+            detach(shared.withLock(annotated: isAnnotated) { update(&$0) })
+        }
+    }
+
+    /// Lets go of members taken out, outside the lock: a sink's cancellation may run user code.
+    private func detach(_ leavers: [BroadcastMember]) {
+        for member in leavers { member.detach() }
+    }
+
     /// Ends the broadcast with `ending`, unless it has ended already: no member joins after
-    /// this. Returns every member, in order, each retained once for the caller; for the sender,
-    /// or for the last owner.
+    /// this. Returns every member, in order, each retained once for the caller, who now has
+    /// their sinks to finish or let go of; for the sender, or for the last owner.
     package func end(_ ending: Ending) -> [BroadcastMember] {
         detachAll(ending)
     }
@@ -104,7 +162,7 @@ package final class Broadcast: @unchecked Sendable {
     private func detachAll(_ ending: Ending = .abandoned) -> [BroadcastMember] {
         shared.withLock(annotated: isAnnotated) { shared in
             if shared.ending == nil { shared.ending = ending }
-            isChanged.store(false, ordering: .relaxed)
+            shared.hasLeavers = false
             var all: [BroadcastMember] = []
             all.reserveCapacity(count)
             for index in 0..<count { all.append(members![index].takeRetainedValue()) }
@@ -113,24 +171,23 @@ package final class Broadcast: @unchecked Sendable {
             count = 0
             capacity = 0
             shared.joining.removeAll { all.append($0) }
+            walk.bitwiseAnd(~Self.changed, ordering: .releasing)
             return all
         }
     }
 
-    @inline(never)
-    private func update() {
-        let leavers = shared.withLock(annotated: isAnnotated) { shared -> [BroadcastMember] in
-            isChanged.store(false, ordering: .relaxed)
-            var leavers: [BroadcastMember] = []
-            if shared.hasLeavers {
-                shared.hasLeavers = false
-                leavers = removeDisposedMembers()
-            }
-            shared.joining.removeAll { append($0) }
-            return leavers
+    /// Brings the list up to date, under the lock, by the walker or while nobody walks: the
+    /// joiners are added and the disposed members taken out and returned.
+    private func update(_ shared: inout Shared) -> [BroadcastMember] {
+        var leavers: [BroadcastMember] = []
+        if shared.hasLeavers {
+            shared.hasLeavers = false
+            leavers = removeDisposedMembers()
         }
-        // Released after unlocking: a member's deinit may lead to user code.
-        _ = leavers
+        shared.joining.removeAll { append($0) }
+        // Last, with release: a walker that finds the flag down reads the list changed.
+        walk.bitwiseAnd(~Self.changed, ordering: .releasing)
+        return leavers
     }
 
     private func removeDisposedMembers() -> [BroadcastMember] {
@@ -172,12 +229,14 @@ package class BroadcastMember: Disposable, @unchecked Sendable {
     fileprivate var nextJoining: BroadcastMember?
     fileprivate unowned(unsafe) var previousJoining: BroadcastMember?
 
+    /// The member was taken out of the broadcast, disposed: cancel and let go of the sink. By
+    /// whoever took it out, which no other thread can be doing.
+    fileprivate func detach() {}
+
     /// Lets go of the sink without cancelling it: the input is gone, so nothing will reach it
     /// again. The subscription is not ended (no event says so), but nothing it holds stays alive.
-    ///
-    /// - Parameter isOwner: Whether the caller owns the input's lock (or is its deliverer), and so
-    ///   may empty the sink's slot at once; otherwise the lock is quiesced for it.
-    fileprivate func abandon(isOwner: Bool) {}
+    /// By whoever took the member out.
+    fileprivate func abandon() {}
 }
 
 /// The members waiting to join a ``Broadcast``, in order, linked through themselves: the list
@@ -219,7 +278,7 @@ private struct JoiningList {
 }
 
 /// The subscribers of a hot signal (a pipe, a subject): a sink that forwards each event to all of
-/// them, called by the owner of the input's delivery lock.
+/// them, called by the input's delivering thread.
 ///
 /// The subscribers are the members of a ``Broadcast``, which they reference strongly to leave it;
 /// the cycle is broken when they leave, at the terminal event, or when this sink goes (the signal
@@ -251,88 +310,98 @@ package class BroadcastSink<Value, Failure: Error>: Sink<Value, Failure>, @unche
 
     deinit {
         // Nothing can send or subscribe any more: break the members' cycle with the broadcast.
-        abandonMembers(isOwner: false)
+        abandonMembers()
     }
 
     /// The input is gone, so nothing will be sent again: ends the broadcast without an event (a
     /// later subscriber joins nothing and is held by nothing) and lets go of each member's sink,
     /// which may hold (through an operator's output) the very disposable that holds the member,
-    /// or the signal that holds this sink. As the owner of the input's lock.
+    /// or the signal that holds this sink. As the input's deliverer.
     package override func inputReleased() {
-        abandonMembers(isOwner: true)
+        abandonMembers()
     }
 
     /// The input was disposed: nothing will be sent again, as when it is released.
     package override func cancel() {
-        abandonMembers(isOwner: true)
+        abandonMembers()
     }
 
-    private func abandonMembers(isOwner: Bool) {
+    private func abandonMembers() {
         for member in broadcast.end(.abandoned) {
-            member.abandon(isOwner: isOwner)
+            member.abandon()
         }
     }
 
     /// Subscribes `sink`, which gets every event sent after this returns (or the terminal event at
     /// once): attaches it first, then adds it, so no event reaches it unattached.
-    package final func add(_ sink: Sink<Value, Failure>, deliveredUnder lock: any Quiescing) -> Disposable? {
-        let member = member(for: sink, deliveredUnder: lock)
+    package final func add(_ sink: Sink<Value, Failure>) -> Disposable? {
+        let member = member(for: sink)
         return join(member) ? member : nil
     }
 
     /// A member for `sink`, attached to it, that has not joined yet.
-    package final func member(for sink: Sink<Value, Failure>, deliveredUnder lock: any Quiescing) -> BroadcastObserver<Value, Failure> {
-        let member = memberType.init(sink, lock: lock, in: broadcast)
+    package final func member(for sink: Sink<Value, Failure>) -> BroadcastObserver<Value, Failure> {
+        let member = memberType.init(sink, in: broadcast)
         sink.attach(member)
         return member
     }
 
-    /// Makes `member` a member, unless it was disposed; once the broadcast has ended, sends it the
-    /// terminal event instead and returns `false`.
+    /// Makes `member` a member, unless it was disposed (then lets go of its sink); once the
+    /// broadcast has ended, sends it the terminal event instead and returns `false`.
     package final func join(_ member: BroadcastObserver<Value, Failure>) -> Bool {
-        if member.isDisposed { return false }
-        guard let ending = broadcast.join(member) else { return true }
+        let (joined, ending) = broadcast.join(member)
+        if joined { return true }
         finishTurnedAway(member, ending)
         return false
     }
 
-    /// Sends the terminal event to a member the ended broadcast turned away. Out of line, so that
-    /// joining looks up no `Event` metadata.
+    /// Finishes a member the broadcast turned away: sends it the terminal event the broadcast
+    /// ended with, or lets go of its sink. On the subscribing thread, which alone holds the sink:
+    /// the member is in no list, so neither a sender nor its disposal touches it. Out of line, so
+    /// that joining looks up no `Event` metadata.
     @inline(never)
-    private func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>, _ ending: Broadcast.Ending) {
-        // Not a member, but its sink is attached already: another thread may be disposing it, so
-        // its sink is touched only as the owner of the input's lock, like a member's.
+    package final func finishTurnedAway(_ member: BroadcastObserver<Value, Failure>, _ ending: Broadcast.Ending?) {
         switch ending {
-        case .completed:
-            member.finishAsOwner(.completed)
-        case let .failed(failure):
-            member.finishAsOwner(.error(FailureBox<Failure>.error(in: failure)))
-        case .abandoned:
+        case nil:
+            // Disposed before it joined.
+            member.detachSink()
+        case .completed?:
+            member.finishCompleted()
+        case let .failed(failure)?:
+            member.finish(error: FailureBox<Failure>.error(in: failure))
+        case .abandoned?:
             // The input is gone: nothing will come, so nothing of the subscriber's stays alive.
-            member.abandon(isOwner: false)
+            member.abandonSink()
         }
     }
 
     package override func receive(_ value: Value) {
-        for member in broadcast.currentMembers() {
+        deliver(value, to: broadcast.beginWalk())
+    }
+
+    /// Sends `value` to `members`, then ends the walk that gave them.
+    @inline(__always)
+    package final func deliver(_ value: Value, to members: UnsafeBufferPointer<Unmanaged<BroadcastMember>>) {
+        for member in members {
             member._withUnsafeGuaranteedRef { member in
                 let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
                 if !observer.isDisposed { observer.forward(value) }
             }
         }
+        broadcast.endWalk()
     }
 
     package override func receive(error: Failure) {
         for member in broadcast.end(.failed(FailureBox(error))) {
             let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
-            if !observer.isDisposed { observer.finish(error: error) }
+            if observer.isDisposed { observer.detachSink() } else { observer.finish(error: error) }
         }
     }
 
     package override func receiveCompleted() {
         for member in broadcast.end(.completed) {
             let observer = unsafeDowncast(member, to: BroadcastObserver<Value, Failure>.self)
-            if !observer.isDisposed { observer.finishCompleted() }
+            if observer.isDisposed { observer.detachSink() } else { observer.finishCompleted() }
         }
     }
 }
@@ -354,17 +423,24 @@ package final class FailureBox<Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// One subscription to a hot signal. Its sink is touched only by the owner of the input's lock,
-/// so disposing it quiesces that lock before it cancels and lets go of the sink.
+/// One subscription to a hot signal.
+///
+/// Its sink is touched by one thread at a time: the walker while the member is in the broadcast's
+/// list; whoever takes it out of the list (its disposal when nobody walks, the walker as its walk
+/// ends, the thread that ends the broadcast); or, while it catches up (``beginCatchUp()``), the
+/// subscribing thread that replays to it, with live events held back meanwhile. Disposing it
+/// never waits.
 @usableFromInline
 package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @unchecked Sendable {
     @exclusivity(unchecked) private var sink: Retained<Sink<Value, Failure>>
-    private let lock: any Quiescing
     private let broadcast: Broadcast
+    /// Whether a replay to the member is under way: live events go to `catchUp` instead.
+    private let isCatchingUp = Atomic<Bool>(false)
+    /// Made by ``beginCatchUp()`` before the member joins, and never changed after.
+    private var catchUp: CatchUp<Value, Failure>?
 
-    required init(_ sink: Sink<Value, Failure>, lock: any Quiescing, in broadcast: Broadcast) {
+    required init(_ sink: Sink<Value, Failure>, in broadcast: Broadcast) {
         self.sink = Retained(sink)
-        self.lock = lock
         self.broadcast = broadcast
         super.init()
     }
@@ -373,62 +449,143 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         sink.release()
     }
 
-    /// Sends `value` to the sink. As the owner of the input's lock.
+    /// Sends `value` to the sink, or holds it back while the member catches up. As the walker.
     @inline(__always)
     package func forward(_ value: Value) {
+        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.next(value)) { return }
         sink.use { $0.receive(value) }
     }
 
-    /// Sends the terminal `event` to the sink, unless the member was disposed, as the owner of
-    /// the input's lock: at once when it is free, or once the delivery under way has ended.
-    fileprivate func finishAsOwner(_ event: Event<Value, Failure>) {
-        if lock.quiesceIfFree({ if !isDisposed { finish(event) } }) { return }
-        lock.quiesce { [self] in if !isDisposed { finish(event) } }
+    /// Sends a replayed `value` to the sink. As the thread that replays to the member, before it
+    /// has joined or while it catches up.
+    @inline(__always)
+    package func replay(_ value: Value) {
+        sink.use { $0.receive(value) }
     }
 
-    /// Sends the terminal `event` to the sink and lets go of it. As the owner of the input's lock.
-    private func finish(_ event: Event<Value, Failure>) {
-        switch event {
-        case .next: preconditionFailure("BroadcastObserver: finished with a value")
-        case let .error(error): finish(error: error)
-        case .completed: finishCompleted()
-        }
-    }
-
-    /// Sends `error` to the sink and lets go of it. As the owner of the input's lock.
+    /// Sends `error` to the sink and lets go of it; held back while the member catches up.
     package func finish(error: Failure) {
+        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.error(error)) { return }
         markEnded()
         sink.take(retiring: .current)?.receive(error: error)
     }
 
-    /// Sends completion to the sink and lets go of it. As the owner of the input's lock.
+    /// Sends completion to the sink and lets go of it; held back while the member catches up.
     package func finishCompleted() {
+        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.completed) { return }
         markEnded()
         sink.take(retiring: .current)?.receiveCompleted()
     }
 
-    fileprivate override func abandon(isOwner: Bool) {
-        // A disposed member's disposal lets go of the sink.
-        if isDisposed { return }
-        if isOwner {
-            // One of the sink's calls may be running further up this thread's stack.
-            sink.take(retiring: .current)?.inputReleased()
-        } else if !lock.quiesceIfFree({ sink.take()?.inputReleased() }) {
-            lock.quiesce { [self] in sink.take(retiring: .current)?.inputReleased() }
+    /// Cancels and lets go of the sink (the member was disposed); put off while it catches up.
+    package func detachSink() {
+        if isCatchingUp.load(ordering: .acquiring), catchUp!.holdEnd(.detach) { return }
+        sink.take(retiring: .current)?.cancel()
+    }
+
+    /// Lets go of the sink without cancelling it (the input is gone), or cancels it when the
+    /// member was disposed; put off while it catches up.
+    package func abandonSink() {
+        if isDisposed { return detachSink() }
+        if isCatchingUp.load(ordering: .acquiring), catchUp!.holdEnd(.abandon) { return }
+        sink.take(retiring: .current)?.inputReleased()
+    }
+
+    fileprivate override func detach() {
+        detachSink()
+    }
+
+    fileprivate override func abandon() {
+        abandonSink()
+    }
+
+    /// From now until ``endCatchUp()``, live events are held back: for a subscriber that replays
+    /// kept values to the member on its own thread. Before the member joins.
+    package func beginCatchUp() {
+        catchUp = CatchUp()
+        isCatchingUp.store(true, ordering: .releasing)
+    }
+
+    /// Sends what was held back, in order, then lets live events through; by the thread that
+    /// replayed to the member.
+    package func endCatchUp() {
+        guard let catchUp else { return }
+        while true {
+            let (events, end) = catchUp.take(ifEmpty: { isCatchingUp.store(false, ordering: .releasing) })
+            for event in events {
+                switch event {
+                case let .next(value):
+                    if !isDisposed { sink.use { $0.receive(value) } }
+                case let .error(error):
+                    markEnded()
+                    sink.take(retiring: .current)?.receive(error: error)
+                case .completed:
+                    markEnded()
+                    sink.take(retiring: .current)?.receiveCompleted()
+                }
+            }
+            guard let end else { continue }
+            switch end {
+            case .live: break
+            case .detach: sink.take(retiring: .current)?.cancel()
+            case .abandon: sink.take(retiring: .current)?.inputReleased()
+            }
+            return
         }
     }
 
     package override func dispose() {
-        guard markDisposed() else {
-            // Ended already, perhaps by a terminal event still on its way on another thread:
-            // return once it has arrived, where waiting is safe (see ``Quiescing``). (From inside
-            // a delivery, such as the one of the terminal event itself, nothing waits.)
-            lock.settle()
-            return
+        guard markDisposed() else { return }
+        // Taken out at once when nobody walks the list; otherwise the walker (or whoever ended
+        // the broadcast, or joins the member) lets go of the sink.
+        for member in broadcast.leave(self) { member.detach() }
+    }
+}
+
+/// What a member that catches up holds back: the live events that came meanwhile, and how it was
+/// let go of, if it was.
+private final class CatchUp<Value, Failure: Error>: @unchecked Sendable {
+    enum End {
+        case live, detach, abandon
+    }
+
+    private struct State {
+        var events: [Event<Value, Failure>] = []
+        var end: End?
+        var isOver = false
+    }
+
+    private let state = Lock(State())
+
+    /// Holds `event` back; `false` once the catch-up is over (the caller delivers it).
+    func hold(_ event: Event<Value, Failure>) -> Bool {
+        state.withLock { state in
+            if state.isOver { return false }
+            state.events.append(event)
+            return true
         }
-        broadcast.leave(self)
-        // Owning the lock for this, nothing of the sink's can be running on this thread.
-        if lock.quiesceIfFree({ sink.take()?.cancel() }) { return }
-        lock.quiesce { [self] in sink.take(retiring: .current)?.cancel() }
+    }
+
+    /// Records that the member was let go of; `false` once the catch-up is over.
+    func holdEnd(_ end: End) -> Bool {
+        state.withLock { state in
+            if state.isOver { return false }
+            if state.end == nil { state.end = end }
+            return true
+        }
+    }
+
+    /// The events held back; when there are none, ends the catch-up (running `over` under the
+    /// lock) and also returns how to end it.
+    func take(ifEmpty over: () -> Void) -> ([Event<Value, Failure>], End?) {
+        state.withLock { state in
+            if state.events.isEmpty {
+                state.isOver = true
+                over()
+                return ([], state.end ?? .live)
+            }
+            defer { state.events = [] }
+            return (state.events, nil)
+        }
     }
 }

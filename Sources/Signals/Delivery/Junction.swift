@@ -12,8 +12,8 @@ import Synchronization
 /// inside another delivery is put off with ``DeliveryContext``.
 ///
 /// ``subscription`` is the disposable of the operator's subscription: the junction is its first
-/// child (disposing closes the lock, waits for a delivery under way, then cancels the chain
-/// below), and the inputs' subscriptions join it as they attach. A terminal event disposes it,
+/// child (disposing closes the lock and cancels the chain below, by the delivering thread when
+/// one is delivering), and the inputs' subscriptions join it as they attach. A terminal event disposes it,
 /// then goes downstream, as in RAC 2.5.
 package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// The operator's subscription: this junction, then every input's subscription.
@@ -45,8 +45,6 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
         newSubscription = subscription
         super.init()
         subscription.add(self)
-        // A disposal that finds the subscription ended waits for its terminal event's delivery.
-        subscription.settledBy = self
     }
 
     /// The subscription, for the producer to return once it has made every input; the junction
@@ -72,7 +70,7 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
     /// `Subscriber` does, whoever still holds the subscription.
     final func inputGone() {
         guard liveInputs.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        quiesce { [self] in releaseReceiver() }
+        runExclusively { [self] in releaseReceiver() }
     }
 
     /// Whether the operator's subscription has ended or is being disposed: events are dropped.
@@ -118,17 +116,14 @@ package class JunctionCore: DeliveryLock, @unchecked Sendable {
         }
     }
 
-    /// Closes the junction: nothing goes downstream after this; a delivery under way on another
-    /// thread is waited for, then the chain below is cancelled and let go.
+    /// Closes the junction, without waiting: nothing goes downstream after this, and the chain
+    /// below is cancelled and let go of, at once when nobody delivers, else by the delivering
+    /// thread as its event ends (see ``DeliveryLock/runExclusively(_:)``).
     package override final func dispose() {
         guard markDisposed() else { return }
         // Owning the lock for this, nothing of the receiver's can be running on this thread.
-        if quiesceIfFree({ cancelReceiver(retiring: false) }) { return }
-        quiesce { [self] in cancelReceiver() }
-    }
-
-    package override final func didQuiesce() {
-        drain()
+        if runExclusivelyIfFree({ cancelReceiver(retiring: false) }) { return }
+        runExclusively { [self] in cancelReceiver() }
     }
 
     /// Cancels and lets go of the chain below, unless it has ended by a terminal event.

@@ -39,12 +39,10 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     /// Makes the gate the first child of `subscription`, the disposable of its subscriber, which
-    /// closes it, and what a disposal that finds the subscription ended waits on: for the
-    /// terminal event's delivery.
+    /// closes it.
     @usableFromInline
     func install(in subscription: CompoundDisposable) {
         subscription.add(self)
-        subscription.settledBy = self
     }
 
     func sendNext(_ value: Value) {
@@ -54,6 +52,20 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         case .performed: return
         case .ownedByThisThread: enqueueNext(value)
         case .busyElsewhere: deferNext(value, in: context)
+        }
+    }
+
+    /// Sends `value` unless `feed` has been disposed: the subscription through which a signal
+    /// feeds this subscriber (``Signal/subscribe(_:)``), checked again as the owner, right before
+    /// the receiver is called, so that nothing reaches the receiver once that subscription's
+    /// `dispose()` has returned.
+    func sendNext(_ value: Value, feed: Disposable) {
+        if isDisposed || feed.isDisposed { return }
+        let context = currentContext
+        switch perform(in: context, { deliverNext(value, feed: feed) }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(.next(value), nil, feed: feed)
+        case .busyElsewhere: putOff(in: context) { [self] in sendNext(value, feed: feed) }
         }
     }
 
@@ -100,12 +112,23 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         }
     }
 
-    /// Sends the terminal `event`.
-    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
-        switch event {
-        case .next: preconditionFailure("SubscriberGate: a value sent as a terminal event")
-        case let .error(error): sendError(error, disposing: subscription)
-        case .completed: sendCompleted(disposing: subscription)
+    /// Sends the terminal `event`; unless `feed` (see ``sendNext(_:feed:)``) has been disposed,
+    /// in which case the subscription still ends, silently.
+    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable, feed: Disposable? = nil) {
+        guard let feed else {
+            switch event {
+            case .next: preconditionFailure("SubscriberGate: a value sent as a terminal event")
+            case let .error(error): sendError(error, disposing: subscription)
+            case .completed: sendCompleted(disposing: subscription)
+            }
+            return
+        }
+        if isDisposed { return }
+        let context = currentContext
+        switch perform(in: context, { deliverTerminal(event, disposing: subscription, feed: feed); drainPending() }) {
+        case .performed: return
+        case .ownedByThisThread: enqueue(event, subscription, feed: feed)
+        case .busyElsewhere: putOff(in: context) { [self] in sendTerminal(event, disposing: subscription, feed: feed) }
         }
     }
 
@@ -174,22 +197,21 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     private func dropReceiver() {
-        quiesce { [self] in
+        runExclusively { [self] in
             receiver.take(retiring: .current)?.inputReleased()
         }
     }
 
-    /// Closes the gate: nothing is delivered after this; a delivery under way on another thread is
-    /// waited for (see ``DeliveryLock/quiesce(_:)``), then the chain below is cancelled and let go.
+    /// Closes the gate, without waiting: nothing is delivered after this, and the chain below is
+    /// cancelled and let go of, at once when nobody delivers, else by the delivering thread as its
+    /// event ends (see ``DeliveryLock/runExclusively(_:)``).
     package override func dispose() {
         guard markDisposed() else { return }
+        // The terminal event's own disposal, by the owner: it has taken the receiver already.
+        if isOwnedByCurrentThread, isEnded { return }
         // Owning the lock for this, nothing of the receiver's can be running on this thread.
-        if quiesceIfFree({ cancelReceiver(retiring: false) }) { return }
-        quiesce { [self] in cancelReceiver() }
-    }
-
-    package override func didQuiesce() {
-        drainPending()
+        if runExclusivelyIfFree({ cancelReceiver(retiring: false) }) { return }
+        runExclusively { [self] in cancelReceiver() }
     }
 
     // The rest runs as the lock's owner.
@@ -201,7 +223,22 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         drainPending()
     }
 
-    private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable) {
+    private func deliverNext(_ value: Value, feed: Disposable) {
+        if !isDisposed, !feed.isDisposed {
+            receiver.use { $0.receive(value) }
+        }
+        drainPending()
+    }
+
+    private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable, feed: Disposable?) {
+        if let feed {
+            // Checked before the end: the subscriber's own disposal actions dispose the feed.
+            let isFeedDisposed = feed.isDisposed
+            guard let receiver = end(disposing: subscription) else { return }
+            // The feed's disposal came first: its subscriber is not told of the end.
+            if isFeedDisposed { return receiver.cancel() }
+            return receiver.send(event)
+        }
         switch event {
         case .next: preconditionFailure("SubscriberGate: a value delivered as a terminal event")
         case let .error(error): deliverError(error, disposing: subscription)
@@ -242,15 +279,15 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             hasPending = false
             return
         }
-        while let event = pending.popFirst() {
+        while let (event, feed) = pending.popFirst() {
             hasPending = !pending.isEmpty
             if isDisposed || isEnded { break }
             switch event {
             case let .next(value):
-                receiver.use { $0.receive(value) }
+                if feed?.isDisposed != true { receiver.use { $0.receive(value) } }
             case .error, .completed:
                 if let subscription = pendingSubscription.take() {
-                    deliverTerminal(event, disposing: subscription)
+                    deliverTerminal(event, disposing: subscription, feed: feed)
                 }
             }
         }
@@ -262,14 +299,14 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     @inline(never)
-    private func enqueue(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable?) {
+    private func enqueue(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable?, feed: Disposable? = nil) {
         if let subscription {
             // Only the first terminal event counts; the rest are dropped on delivery anyway.
             if pendingSubscription != nil { return }
             pendingSubscription = subscription
         }
         if pending == nil { pending = PendingEvents() }
-        pending?.append(event)
+        pending?.append(event, feed: feed)
         hasPending = true
     }
 
@@ -287,17 +324,17 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 /// by the gate's owner, and only inside its own methods, so that no access to the queue can span
 /// a call that delivers an event (and may send another).
 private final class PendingEvents<Value, Failure: Error> {
-    private var events = Queue<Event<Value, Failure>>()
+    private var events = Queue<(Event<Value, Failure>, Disposable?)>()
 
     var isEmpty: Bool { events.isEmpty }
 
     @inline(never)
-    func append(_ event: Event<Value, Failure>) {
-        events.append(event)
+    func append(_ event: Event<Value, Failure>, feed: Disposable?) {
+        events.append((event, feed))
     }
 
     @inline(never)
-    func popFirst() -> Event<Value, Failure>? {
+    func popFirst() -> (Event<Value, Failure>, Disposable?)? {
         events.popFirst()
     }
 

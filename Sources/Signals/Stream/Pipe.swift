@@ -19,8 +19,7 @@ extension Signal {
     public static func pipe() -> (signal: Signal, input: Subscriber<Value, Failure>) {
         let observers = BroadcastSink<Value, Failure>()
         let input = Subscriber(observers)
-        let lock: DeliveryLock = input.gate
-        let signal = Signal(producer: { sink in observers.add(sink, deliveredUnder: lock) })
+        let signal = Signal(producer: { sink in observers.add(sink) })
         return (signal, input)
     }
 }

@@ -65,7 +65,6 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 
     package override func attach(_ upstream: Disposable) {
         let accepted = state.withLock { state -> Bool in
-            state.settleOn = upstream
             // `end()` marks before it locks, so an attach it has not yet seen reads true here.
             if isDisposed { return false }
             state.upstream = upstream
@@ -100,12 +99,7 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
     }
 
     package override func dispose() {
-        guard markDisposed() else {
-            // Ended already, perhaps by a terminal event still on its way: the upstream
-            // subscription's own dispose() waits for it, where waiting is safe.
-            state.withLock { $0.settleOn }?.dispose()
-            return
-        }
+        guard markDisposed() else { return }
         end()
     }
 
@@ -128,8 +122,6 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 /// lookup.
 private struct CountedState {
     var upstream: Disposable?
-    /// The upstream subscription, kept after the end: a late `dispose()` settles on it.
-    var settleOn: Disposable?
     var connection: Disposable?
     var isCountedOut = false
 

@@ -3,10 +3,11 @@ import Schedulers
 
 /// A ``BroadcastSink`` that keeps the last `capacity` values it sent, for the replaying subjects.
 ///
-/// The kept values are touched only by the input's deliverer: each value is kept as it is sent,
-/// and a new subscriber is replayed to and made a member in one piece of work run as the
-/// deliverer (``subscribe(_:through:)``). So no send can fall between the replay and the first live
-/// value: nothing is missed and nothing comes twice, however sends and subscriptions race.
+/// The kept values are changed by the input's deliverer, under the broadcast's lock, in one step
+/// with bringing the member list up to date; a new subscriber takes its snapshot of them under
+/// the same lock as it joins (``subscribe(_:synchronously:)``). So no send can fall between the
+/// replay and the first live value: nothing is missed and nothing comes twice, however sends and
+/// subscriptions race.
 @usableFromInline
 package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Failure>, @unchecked Sendable {
     private let capacity: Int
@@ -44,12 +45,16 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
     }
 
     package override func receive(_ value: Value) {
-        keep(value)
-        super.receive(value)
+        // Kept in one step with the members' update, so that a subscriber's snapshot (taken as it
+        // joins, under the same lock) holds exactly the values sent before it joined.
+        deliver(value, to: broadcast.beginWalk(under: { keep(value) }))
     }
 
-    /// Subscribes `sink` through `input`: replays the kept values, then the terminal event if
-    /// there was one, else makes it a member, all as the input's deliverer.
+    /// Subscribes `sink`: replays the kept values, then the terminal event if there was one, else
+    /// makes it a member, with no value missed or sent twice. The replay runs on the subscribing
+    /// thread, never as the input's deliverer, so a subscription never delivers another one's
+    /// events and never waits for them: the member joins with a snapshot of the kept values and
+    /// holds back the live events that come meanwhile, which follow the replay in order.
     ///
     /// As in RAC 2.5's replay subject, this goes through ``Scheduler/subscription``: at once when
     /// a scheduler is current (or on the main thread), else on a background scheduler, so that
@@ -58,48 +63,52 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
     ///
     /// - Parameter synchronously: Replay on the subscribing thread instead, as an observed
     ///   property sends its current value (RAC 2.5's `RACObserve`).
-    package func subscribe(
-        _ sink: Sink<Value, Failure>,
-        through input: SerialInput<Value, Failure>,
-        synchronously: Bool = false
-    ) -> Disposable {
-        let member = member(for: sink, deliveredUnder: input)
+    package func subscribe(_ sink: Sink<Value, Failure>, synchronously: Bool = false) -> Disposable {
+        let member = member(for: sink)
         if synchronously || Scheduler.current != nil {
-            // Where the subscription scheduler runs it at once (a scheduler is current), at once
-            // here, as it would: no closure is made for it unless the input is busy.
-            replay(to: member, through: input)
+            replay(to: member)
         } else {
-            Scheduler.subscription.schedule { [self] in replay(to: member, through: input) }
+            Scheduler.subscription.schedule { [self] in replay(to: member) }
         }
         return member
     }
 
-    /// Replays to `member` as the input's deliverer: `input.run`, without making its closure
-    /// when nobody delivers.
-    private func replay(to member: BroadcastObserver<Value, Failure>, through input: SerialInput<Value, Failure>) {
-        if input.quiesceIfFree({ replay(to: member) }) { return }
-        input.run { [self] in replay(to: member) }
-    }
-
     private func replay(to member: BroadcastObserver<Value, Failure>) {
-        if replaysValuesAfterEnd || !broadcast.hasTerminalEvent {
-            guard replay(start..<count, to: member), replay(0..<start, to: member) else { return }
+        member.beginCatchUp()
+        var snapshot: [Value] = []
+        let (joined, ending) = broadcast.join(member) { ending in
+            let isTerminated = switch ending {
+            case .completed?, .failed?: true
+            case .abandoned?, nil: false
+            }
+            if replaysValuesAfterEnd || !isTerminated { snapshot = keptValues() }
         }
-        _ = join(member)
+        for value in snapshot {
+            if member.isDisposed { break }
+            member.replay(value)
+        }
+        member.endCatchUp()
+        if !joined { finishTurnedAway(member, ending) }
     }
 
-    /// Sends the kept values at `indices`; `false` once the member is disposed.
-    private func replay(_ indices: Range<Int>, to member: BroadcastObserver<Value, Failure>) -> Bool {
-        guard let kept else { return true }
-        for index in indices {
-            if member.isDisposed { return false }
-            member.forward(kept[index])
-        }
-        return true
+    /// The kept values, oldest first. Under the broadcast's lock.
+    private func keptValues() -> [Value] {
+        guard let kept, count > 0 else { return [] }
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        values.append(contentsOf: UnsafeBufferPointer(start: kept + start, count: count - start))
+        values.append(contentsOf: UnsafeBufferPointer(start: kept, count: start))
+        return values
     }
 
-    /// Keeps `value` as the latest, without sending it: as the input's deliverer, or before
-    /// anything can subscribe.
+    /// Keeps `value` as the latest, for later subscribers, without sending it: as the input's
+    /// deliverer.
+    package func keepSilently(_ value: Value) {
+        broadcast.withListLocked { keep(value) }
+    }
+
+    /// Keeps `value` as the latest, without sending it: as the input's deliverer, under the
+    /// broadcast's lock, or before anything can subscribe.
     package func keep(_ value: Value) {
         if count < capacity {
             if count == allocated { grow() }

@@ -132,6 +132,8 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
     private weak var replay: Replay<Value, Failure>?
     private let outbox = Lock(Queue<Event<Value, Failure>>())
     private let scheduledWork = Lock<Disposable?>(nil)
+    /// Set once the replay's subscriber is gone: the sink goes once the outbox is empty.
+    private let isAbandoned = Atomic<Bool>(false)
     /// Where the observer sits among the replay's; read and written under the replay's lock only.
     var token: Bag<ReplayObserver<Value, Failure>>.Token?
 
@@ -177,7 +179,11 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
             }
             sink.send(event)
         }
-        if isDisposed { cancelSink() }
+        if isDisposed {
+            cancelSink()
+        } else if isAbandoned.load(ordering: .acquiring), outbox.withLock({ $0.isEmpty }) {
+            sink = nil
+        }
     }
 
     private func cancelSink() {
@@ -185,21 +191,18 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     /// Lets go of the sink, without cancelling it, once what is queued has been delivered:
-    /// nothing more will come.
+    /// nothing more will come. Never waits: whoever delivers what is queued lets go of it after.
     func abandon() {
-        quiesce { [self] in
-            deliverQueued()
-            sink = nil
+        isAbandoned.store(true, ordering: .releasing)
+        runExclusively { [self] in
+            if outbox.withLock({ $0.isEmpty }) { sink = nil }
         }
     }
 
+    /// Closes the observer, without waiting: its sink is cancelled and let go of at once when
+    /// nobody delivers to it, else by the delivering thread after the event under way.
     override func dispose() {
-        guard markDisposed() else {
-            // Ended already, perhaps by a terminal event still on its way: wait for it to arrive,
-            // where waiting is safe.
-            settle()
-            return
-        }
+        guard markDisposed() else { return }
         scheduledWork.withLock { slot in
             defer { slot = nil }
             return slot
@@ -210,6 +213,6 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
             return outbox
         }
         _ = dropped
-        quiesce { [self] in cancelSink() }
+        runExclusively { [self] in cancelSink() }
     }
 }
