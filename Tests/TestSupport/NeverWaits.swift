@@ -43,10 +43,19 @@ public struct Routed: Sendable {
     public let signal: Signal<Int, Never>
     public let afterSubscribing: @Sendable () -> Void
     public let keepAlive: (any Sendable)?
+    /// Whether A subscribes to ``signal`` too (a multicast signal both share), rather than to the
+    /// source.
+    public let sharedWithA: Bool
 
-    public init(_ signal: Signal<Int, Never>, keepAlive: (any Sendable)? = nil, afterSubscribing: @escaping @Sendable () -> Void = {}) {
+    public init(
+        _ signal: Signal<Int, Never>,
+        keepAlive: (any Sendable)? = nil,
+        sharedWithA: Bool = false,
+        afterSubscribing: @escaping @Sendable () -> Void = {}
+    ) {
         self.signal = signal
         self.keepAlive = keepAlive
+        self.sharedWithA = sharedWithA
         self.afterSubscribing = afterSubscribing
     }
 }
@@ -165,12 +174,16 @@ public final class SubscriptionHolder: Sendable {
 /// T2's dispose has returned, B's callback never runs again; and once A's callback has returned,
 /// B's closure is freed.
 ///
-/// A is subscribed first, so T1 delivers each value to A before B: B's callback for the value that
+/// A is subscribed first (to the source, or to the multicast signal B reaches it through when
+/// the route shares it with A), so T1 delivers each value to A before B: B's callback for the value that
 /// blocks A cannot have started before the dispose, and must never run.
+///
+/// The source is sent warm-up values below 0 first, until B has one; then 1, which blocks A,
+/// and 2.
 ///
 /// - Parameters:
 ///   - shape: The shape's name, for the watchdog and the failures.
-///   - source: The hot source, with nothing sent yet but what it replays.
+///   - source: The hot source, with nothing sent yet but what it replays (0 at most).
 ///   - send: Sends a value into the source.
 ///   - sender: Where the value that blocks A is sent (T1).
 ///   - route: How B reaches the source.
@@ -193,10 +206,11 @@ public func disposalWhileAnotherSubscriberBlocks(
     var failures: [String] = []
 
     // A: blocks T1 in its callback for value 1 until T2 has ended B.
+    let routed = route.make(source)
     let aEntered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let aSaw = Recorder<Int>()
-    let a = source.subscribe(next: { value in
+    let a = (routed.sharedWithA ? routed.signal : source).subscribe(next: { value in
         aSaw.record(value)
         guard value == 1 else { return }
         aEntered.signal()
@@ -204,7 +218,6 @@ public func disposalWhileAnotherSubscriberBlocks(
     })
 
     // B: counts the callbacks that start after T2's dispose returned.
-    let routed = route.make(source)
     let bSaw = Recorder<Int>()
     let disposeReturned = Flag()
     let lateCallbacks = Counter()
@@ -217,14 +230,23 @@ public func disposalWhileAnotherSubscriberBlocks(
     }
     routed.afterSubscribing()
 
-    // Warm-up: B is live once it got a 0 (a hop to another scheduler may take a moment).
+    // Warm-up, with values below 0: B is live once it got the last one sent. A hop to another
+    // scheduler may take a moment, and a subscription made there may miss the first values, so a
+    // new one goes every 50 ms until B has one; waiting for the last one sent means that none is
+    // still on its way to B when T2 disposes.
+    var lastWarmUp = 0
+    var lastSent = DispatchTime.now()
     let live = eventually {
-        if aSaw.values.contains(0), bSaw.values.contains(0) { return true }
-        send(0)
+        if lastWarmUp < 0, aSaw.values.contains(lastWarmUp), bSaw.values.contains(lastWarmUp) { return true }
+        if lastWarmUp == 0 || bSaw.values.allSatisfy({ $0 >= 0 }) && DispatchTime.now() > lastSent + .milliseconds(50) {
+            lastWarmUp -= 1
+            lastSent = DispatchTime.now()
+            send(lastWarmUp)
+        }
         return false
     }
     guard live else {
-        return ["\(shape): B never got the warm-up value (A got \(aSaw.values), B got \(bSaw.values))"]
+        return ["\(shape): B never got the warm-up values (A got \(aSaw.values), B got \(bSaw.values))"]
     }
 
     // The shape.
@@ -259,7 +281,7 @@ public func disposalWhileAnotherSubscriberBlocks(
     if lateCallbacks.value != 0 {
         failures.append("\(shape): B's callback started \(lateCallbacks.value) time(s) after dispose() returned (B got \(bSaw.values))")
     }
-    if bSaw.values.contains(where: { $0 != 0 }) {
+    if bSaw.values.contains(where: { $0 > 0 }) {
         failures.append("\(shape): B got a value sent after A, whose callback returned only after B's dispose (B got \(bSaw.values))")
     }
     a.dispose()
@@ -390,10 +412,14 @@ public func floodWhileTheMainThreadSubscribesAndDisposes(
 
     let onMainThread = Counter()
     let received = Counter()
+    // What L gets inside its own subscribe (a replay, a cell's current value) does not count.
+    let subscribed = Flag()
     let longLived = source.subscribe(next: { _ in
+        guard subscribed.isSet else { return }
         if Thread.isMainThread { onMainThread.increment() }
         received.increment()
     })
+    subscribed.set()
     let stop = Flag()
     let producer = startThread("producer: floods") {
         var value = 0
