@@ -175,8 +175,8 @@ public final class SubscriptionHolder: Sendable {
 /// B's closure is freed.
 ///
 /// A is subscribed first (to the source, or to the multicast signal B reaches it through when
-/// the route shares it with A), so T1 delivers each value to A before B: B's callback for the value that
-/// blocks A cannot have started before the dispose, and must never run.
+/// the route shares it with A), so T1 delivers each value to A before B: B's callback for the
+/// value that blocks A cannot have started before the dispose, and must never run.
 ///
 /// The source is sent warm-up values below 0 first, until B has one; then 1, which blocks A,
 /// and 2.
@@ -439,16 +439,12 @@ public func floodWhileTheMainThreadSubscribesAndDisposes(
         let subscription = source.subscribe(next: { _ in withExtendedLifetime(token) {} })
         subscription.dispose()
     }
-    let receivedDuringTheCycles = received.value
     failures += afterFlood()
     stop.set()
     spinMainRunLoop(untilAllSet: producer)
 
     if onMainThread.value != 0 {
         failures.append("\(shape): the long-lived subscriber's callback ran \(onMainThread.value) time(s) on the main thread, which only subscribed and disposed")
-    }
-    if receivedDuringTheCycles == 0 {
-        failures.append("\(shape): the long-lived subscriber got nothing during the cycles")
     }
     if !eventually({ alive.value == 0 }) {
         failures.append("\(shape): \(alive.value) of the \(cycles) disposed subscriptions' closures are still alive 10 s after the flood")
