@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// Ends the test process when a test hangs: a deadlock then fails the run instead of stalling it.
+///
+/// Start one at the top of a test and cancel it at its end. If it is not cancelled within
+/// `seconds`, it prints the shape it guards (and where it was started) to the standard error and
+/// ends the process with exit status 1, from a thread of its own, without running exit handlers
+/// (which might wait for a thread that is stuck in the deadlock).
+///
+/// ```swift
+/// let watchdog = Watchdog("dispose while another subscriber blocks")
+/// defer { watchdog.cancel() }
+/// ```
+public final class Watchdog: Sendable {
+    /// The seconds a test may take before its watchdog ends the process.
+    public static let defaultSeconds: Double = 10
+
+    private let cancelled = Flag()
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Starts the watchdog of `shape`.
+    public init(
+        seconds: Double = Watchdog.defaultSeconds,
+        _ shape: String,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        let message = "Watchdog: \"\(shape)\" still hangs after \(seconds) s (started at \(file):\(line)); "
+            + "a deadlock. Ending the test process.\n"
+        let thread = Thread { [wake, cancelled] in
+            if wake.wait(timeout: .now() + seconds) == .success { return }
+            if cancelled.isSet { return }
+            FileHandle.standardError.write(Data(message.utf8))
+            fflush(nil)
+            _exit(1)
+        }
+        thread.name = "watchdog"
+        thread.start()
+    }
+
+    /// Stops the watchdog: the test ended in time.
+    public func cancel() {
+        cancelled.set()
+        wake.signal()
+    }
+}
+
+/// Runs `body` under a ``Watchdog`` of `shape`, cancelled when `body` returns.
+public func withWatchdog<Result>(
+    seconds: Double = Watchdog.defaultSeconds,
+    _ shape: String,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    let watchdog = Watchdog(seconds: seconds, shape, file: file, line: line)
+    defer { watchdog.cancel() }
+    return try body()
+}
+
+/// A flag one thread sets and others read: for "this has happened" between threads, without a
+/// semaphore.
+public final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Whether it has been set.
+    public var isSet: Bool { value.load(ordering: .acquiring) }
+
+    /// Sets it.
+    public func set() {
+        value.store(true, ordering: .releasing)
+    }
+}
+
+/// Starts `body` on a new thread, on which no scheduler is current, and returns at once; the
+/// flag returned is set once `body` has returned.
+@discardableResult
+public func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) -> Flag {
+    let finished = Flag()
+    let thread = Thread {
+        body()
+        finished.set()
+    }
+    thread.name = name
+    thread.start()
+    return finished
+}
+
+/// Checks `condition` until it holds or `timeout` seconds pass; returns whether it holds.
+///
+/// On the main thread it runs the main run loop between checks (``spinMainRunLoop(timeout:until:)``),
+/// so blocks queued on the main queue run meanwhile; elsewhere it yields the processor between
+/// checks.
+@discardableResult
+public func eventually(timeout: TimeInterval = Watchdog.defaultSeconds, _ condition: () -> Bool) -> Bool {
+    if Thread.isMainThread { return spinMainRunLoop(timeout: timeout, until: condition) }
+    return pollWithoutRunningTheMainQueue(timeout: timeout, condition)
+}
+
+/// Checks `condition` until it holds or `timeout` seconds pass, yielding the processor between
+/// checks; returns whether it holds. Unlike ``eventually(timeout:_:)`` it never runs the main run
+/// loop, so on the main thread a worker's `DispatchQueue.main.sync` stays blocked meanwhile.
+@discardableResult
+public func pollWithoutRunningTheMainQueue(timeout: TimeInterval = Watchdog.defaultSeconds, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    while !condition() {
+        guard DispatchTime.now().uptimeNanoseconds < deadline else { return condition() }
+        sched_yield()
+    }
+    return true
+}
+
+/// Runs the main run loop until `flags` are all set: for waiting on the main thread for threads
+/// the test started, whose work may need the main queue. The deadline is far beyond the
+/// watchdog's: a thread that never ends is the watchdog's to report.
+public func spinMainRunLoop(untilAllSet flags: Flag...) {
+    spinMainRunLoop(timeout: 10 * Watchdog.defaultSeconds) { flags.allSatisfy(\.isSet) }
+}
