@@ -32,7 +32,7 @@ if let child {
         print("No scenario is named \(child)")
         exit(1)
     }
-    Report.printJSON(measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1))
+    Report.printJSON(scenario.measureItself?(quick) ?? measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1))
     exit(0)
 }
 
