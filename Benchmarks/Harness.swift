@@ -205,9 +205,9 @@ enum Report {
     static func printJSON(_ measurement: Measurement) {
         let object: [(String, String)] = [
             ("scenario", "\"\(measurement.scenario)\""),
-            ("ns_per_op", format(measurement.nanosecondsPerOperation)),
-            ("baseline_ns_per_op", format(measurement.baselineNanosecondsPerOperation)),
-            ("ratio", format(measurement.ratio)),
+            ("ns_per_op", number(measurement.nanosecondsPerOperation)),
+            ("baseline_ns_per_op", number(measurement.baselineNanosecondsPerOperation)),
+            ("ratio", number(measurement.ratio)),
             ("peak_rss_kb", "\(measurement.peakResidentKilobytes)"),
             ("start_rss_kb", "\(measurement.startResidentKilobytes)"),
             ("rss_growth_kb", "\(measurement.peakResidentKilobytes - measurement.startResidentKilobytes)"),
@@ -220,8 +220,8 @@ enum Report {
             text.map { "\"\($0)\"" } ?? "null"
         }
         return [
-            ("longest_ns", format(spread.longestNanoseconds)),
-            ("baseline_longest_ns", format(spread.baselineLongestNanoseconds)),
+            ("longest_ns", number(spread.longestNanoseconds)),
+            ("baseline_longest_ns", number(spread.baselineLongestNanoseconds)),
             ("longest_unfinished", "\(spread.longestUnfinished)"),
             ("baseline_longest_unfinished", "\(spread.baselineLongestUnfinished)"),
             ("baseline_peak_rss_kb", "\(spread.baselinePeakResidentKilobytes)"),
@@ -240,7 +240,7 @@ enum Report {
 
     /// Reads back the fields `spreadFields` wrote, if there are any.
     private static func parseSpread(_ object: [String: Any]) -> Spread? {
-        func double(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+        func double(_ key: String) -> Double? { figure(object[key]) }
         func int(_ key: String) -> Int? { (object[key] as? NSNumber)?.intValue }
         func bool(_ key: String) -> Bool? { (object[key] as? NSNumber)?.boolValue }
         guard let longest = double("longest_ns"), let baselineLongest = double("baseline_longest_ns"),
@@ -265,14 +265,25 @@ enum Report {
         guard let data = line.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let scenario = object["scenario"] as? String,
-              let ours = (object["ns_per_op"] as? NSNumber)?.doubleValue,
-              let baseline = (object["baseline_ns_per_op"] as? NSNumber)?.doubleValue,
+              let ours = figure(object["ns_per_op"]),
+              let baseline = figure(object["baseline_ns_per_op"]),
               let peak = (object["peak_rss_kb"] as? NSNumber)?.intValue,
               let start = (object["start_rss_kb"] as? NSNumber)?.intValue else { return nil }
         return Measurement(
             scenario: scenario, nanosecondsPerOperation: ours, baselineNanosecondsPerOperation: baseline,
             peakResidentKilobytes: peak, startResidentKilobytes: start, spread: parseSpread(object)
         )
+    }
+
+    /// `format(value)` for JSON, where a figure that could not be measured (no operation finished:
+    /// not a number) is `null`.
+    private static func number(_ value: Double) -> String {
+        value.isFinite ? format(value) : "null"
+    }
+
+    /// A figure `number` wrote: `null` is not a number.
+    private static func figure(_ value: Any?) -> Double? {
+        value is NSNull ? .nan : (value as? NSNumber)?.doubleValue
     }
 
     private static func format(_ value: Double) -> String {

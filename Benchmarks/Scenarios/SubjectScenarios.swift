@@ -207,7 +207,8 @@ private struct FloodTarget: Sendable {
 private struct FloodRun {
     /// Each completed dispose, in ns, in order.
     var durations: [UInt64]
-    /// A dispose still under way when given up on: the ns it had taken by then.
+    /// A dispose (or, stuck before it, a subscribe) still under way when given up on: the ns it
+    /// had taken by then.
     var unfinished: UInt64?
     var stopReason: String?
     /// The values the producer sent, from its start to its stop.
@@ -232,16 +233,32 @@ private struct FloodRun {
     }
 }
 
+/// An atomic on cache lines of its own, so that the producer's reads and writes of it, one per
+/// send, do not slow the disposing thread's writes to its neighbours inside the timed disposes.
+private final class PaddedAtomic<Value: AtomicRepresentable & Sendable>: Sendable {
+    private typealias Lines = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                               UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    private let before: Lines = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    let value: Atomic<Value>
+    private let after: Lines = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    init(_ initialValue: Value) {
+        value = Atomic(initialValue)
+    }
+}
+
 /// What the flood's threads share.
 private final class FloodControl: Sendable {
-    let stopProducer = Atomic<Bool>(false)
+    /// The producer's: read at each send, and its count of sends, stored at each.
+    let stopProducer = PaddedAtomic(false)
+    let sends = PaddedAtomic(0)
     let stopCycling = Atomic<Bool>(false)
     let stopSampling = Atomic<Bool>(false)
     let producerStarted = Atomic<Bool>(false)
-    /// The values the producer sent, stored when it stops.
-    let sends = Atomic<Int>(0)
     /// When the dispose under way started (uptime ns), or 0 between disposes.
     let disposeStart = Atomic<UInt64>(0)
+    /// When the subscribe under way started, or 0 between subscribes.
+    let subscribeStart = Atomic<UInt64>(0)
     /// How many entries of `durations` are written; stored (releasing) after each.
     let completed = Atomic<Int>(0)
     let sampledPeak = Atomic<Int>(0)
@@ -315,11 +332,12 @@ private func runFlood(cycles: Int, timeLimit: Double, memoryCap: Int, makeTarget
         pinToProcessor(0)
         var value = 0
         control.producerStarted.store(true, ordering: .releasing)
-        while !control.stopProducer.load(ordering: .relaxed) {
+        while !control.stopProducer.value.load(ordering: .relaxed) {
             target.send(value)
             value &+= 1
+            // A plain store to a line of its own; read at the end, even after a send that hangs.
+            control.sends.value.store(value, ordering: .relaxed)
         }
-        control.sends.store(value, ordering: .relaxed)
         control.producerDone.signal()
     }.start()
     while !control.producerStarted.load(ordering: .acquiring) { usleep(100) }
@@ -330,9 +348,12 @@ private func runFlood(cycles: Int, timeLimit: Double, memoryCap: Int, makeTarget
         pinToProcessor(1)
         for index in 0..<cycles {
             if control.stopCycling.load(ordering: .relaxed) { break }
+            control.subscribeStart.store(uptimeNanoseconds(), ordering: .relaxed)
             let dispose = target.subscribe()
+            control.subscribeStart.store(0, ordering: .relaxed)
+            // Published before the timed dispose, so that the store is not part of it.
+            control.disposeStart.store(uptimeNanoseconds(), ordering: .relaxed)
             let start = uptimeNanoseconds()
-            control.disposeStart.store(start, ordering: .relaxed)
             dispose()
             let end = uptimeNanoseconds()
             control.disposeStart.store(0, ordering: .relaxed)
@@ -351,13 +372,15 @@ private func runFlood(cycles: Int, timeLimit: Double, memoryCap: Int, makeTarget
         stopReason = "memory cap \(memoryCap) KiB"
     }
     control.stopCycling.store(true, ordering: .relaxed)
-    control.stopProducer.store(true, ordering: .relaxed)
+    control.stopProducer.value.store(true, ordering: .relaxed)
     var unfinished: UInt64?
     let cyclingEnded = control.cyclingDone.wait(timeout: .now() + grace) == .success
     if !cyclingEnded {
-        let start = control.disposeStart.load(ordering: .relaxed)
+        // Stuck in a dispose, or else in a subscribe, which then counts as the longest operation.
+        let disposeStart = control.disposeStart.load(ordering: .relaxed)
+        let start = disposeStart != 0 ? disposeStart : control.subscribeStart.load(ordering: .relaxed)
         if start != 0 { unfinished = uptimeNanoseconds() - start }
-        stopReason = (stopReason ?? "") + (start != 0 ? ", a dispose unfinished" : ", a subscribe unfinished")
+        stopReason = (stopReason ?? "") + (disposeStart != 0 ? ", a dispose unfinished" : ", a subscribe unfinished")
     }
     if control.producerDone.wait(timeout: .now() + grace) == .timedOut {
         stopReason = (stopReason ?? "") + ", the producer's send unfinished"
@@ -372,7 +395,7 @@ private func runFlood(cycles: Int, timeLimit: Double, memoryCap: Int, makeTarget
         durations: durations,
         unfinished: unfinished,
         stopReason: stopReason,
-        sends: control.sends.load(ordering: .relaxed),
+        sends: control.sends.value.load(ordering: .relaxed),
         startKilobytes: startKilobytes,
         peakKilobytes: peakFromHighWaterMark ? PeakMemory.kilobytes() : control.sampledPeak.load(ordering: .relaxed),
         peakFromHighWaterMark: peakFromHighWaterMark
