@@ -100,9 +100,10 @@ private final class BaselineSubscriberList {
 //
 // Figures: the median dispose (the table's ns/op, and so the ratio), the longest, and each side's
 // peak resident size: VmHWM, reset before each side's run (`/proc/self/clear_refs`), or where it
-// cannot be reset the peak of VmRSS sampled every 5 ms. The baseline runs first, so that its
-// figures are not those of whatever ours leaves behind (ours may be stopped with threads still
-// running). One round each: the 10,000 timed disposes are the distribution.
+// cannot be reset the peak of VmRSS sampled every 5 ms. The baseline runs first (after a short
+// unmeasured flood, which pays the process's first-time costs), so that its figures are not those
+// of whatever ours leaves behind (ours may be stopped with threads still running). One round each:
+// the 10,000 timed disposes are the distribution.
 //
 // A side that runs away is stopped, so the scenario always ends: at its time limit (ours 40 s,
 // the baseline 10 s; 10 s and 5 s with --quick; BENCHMARKS_FLOOD_TIME_LIMIT=seconds sets ours),
@@ -132,7 +133,7 @@ private func floodDispose(quick: Bool) -> Measurement {
     )
     let memoryCap = floodMemoryCapKilobytes()
 
-    let baseline = runFlood(cycles: cycles, timeLimit: limits.baseline, memoryCap: memoryCap) {
+    let makeBaseline = {
         let subject = BaselineFloodSubject()
         let kept = Sink()
         let cycled = Sink()
@@ -147,6 +148,10 @@ private func floodDispose(quick: Bool) -> Measurement {
             }
         )
     }
+    // A short flood first, so that what the first one in the process costs (its threads'
+    // machinery, Foundation's) is not counted in the baseline's memory.
+    _ = runFlood(cycles: 100, timeLimit: limits.baseline, memoryCap: memoryCap, makeTarget: makeBaseline)
+    let baseline = runFlood(cycles: cycles, timeLimit: limits.baseline, memoryCap: memoryCap, makeTarget: makeBaseline)
     let ours = runFlood(cycles: cycles, timeLimit: limits.ours, memoryCap: memoryCap) {
         let subject = Subject<Int, Never>()
         let kept = Sink()
@@ -274,6 +279,7 @@ private final class FloodControl: Sendable {
 
     init(cycles: Int) {
         durations = .allocate(capacity: cycles)
+        durations.initialize(repeating: 0)
     }
 }
 
@@ -307,11 +313,13 @@ private func uptimeNanoseconds() -> UInt64 {
 /// the section's comment says; never takes much longer than `timeLimit` seconds.
 private func runFlood(cycles: Int, timeLimit: Double, memoryCap: Int, makeTarget: () -> FloodTarget) -> FloodRun {
     let grace = 2.0
+    // Made (and its buffer of durations touched) before the start size is read, so that the
+    // buffer, which grows with `cycles`, is not counted in the growth.
+    let control = FloodControl(cycles: cycles)
     let startKilobytes = PeakMemory.residentKilobytes()
     PeakMemory.reset()
     // Resetting worked if the high-water mark is now about the present size.
     let peakFromHighWaterMark = PeakMemory.kilobytes() <= PeakMemory.residentKilobytes() + 1024
-    let control = FloodControl(cycles: cycles)
     control.sampledPeak.store(startKilobytes, ordering: .relaxed)
     let target = makeTarget()
 
