@@ -5,6 +5,10 @@
 //   swift run Benchmarks --quick               every scenario once, small, to prove they run (CI)
 //   swift run -c release Benchmarks compound   only the scenarios whose name contains "compound"
 //
+// subject.flood-dispose times each dispose on its own: its ns/op is the median, and a second line
+// gives the longest and the baseline's peak RSS. BENCHMARKS_FLOOD_CYCLES=40000 floods four times as
+// long (its comment in Scenarios/SubjectScenarios.swift lists the other settings).
+//
 // Each scenario runs in a child process of its own (`--child NAME`), so that its peak resident
 // memory is its own; the table also gives the peak's growth over the child's starting size.
 //
@@ -32,7 +36,7 @@ if let child {
         print("No scenario is named \(child)")
         exit(1)
     }
-    Report.printJSON(measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1))
+    Report.printJSON(scenario.measureItself?(quick) ?? measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1))
     exit(0)
 }
 
