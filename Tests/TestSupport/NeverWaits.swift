@@ -331,15 +331,20 @@ public func disposalInsideACallbackWhileAnotherThreadDelivers(
     let downloadSaw = Recorder<Int>()
     let cancel = DisposableBox()
     let (subscriptions, token) = trackingLifetime { token in
-        let download = progress.subscribe(next: { value in
-            if disposing == .theOneOnTheWorker {
-                if disposeReturned.isSet { lateCallbacks.increment() }
-                withExtendedLifetime(token) {}
-            }
+        // Only the disposed subscription's closure may capture the token: a closure that names it
+        // captures it, whichever branch runs.
+        let onProgress: @Sendable (Int) -> Void = { value in
             downloadSaw.record(value)
             workerEntered.set()
             DispatchQueue.main.sync {}
-        })
+        }
+        let download = disposing == .theOneOnTheWorker
+            ? progress.subscribe(next: { value in
+                if disposeReturned.isSet { lateCallbacks.increment() }
+                withExtendedLifetime(token) {}
+                onProgress(value)
+            })
+            : progress.subscribe(next: onProgress)
         guard disposing == .aSiblingOfIt else { return (download: download, disposed: download) }
         let sibling = progress.subscribe(next: { _ in
             if disposeReturned.isSet { lateCallbacks.increment() }
