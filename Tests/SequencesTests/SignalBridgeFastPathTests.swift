@@ -159,8 +159,10 @@ final class SignalBridgeFastPathTests: XCTestCase {
                 disposeReturned.store(true, ordering: .releasing)
                 let countAtReturn = received.value
                 XCTAssertEqual(walkEnded.wait(timeout: .now() + 30), .success, "\(name): the walk did not end")
-                XCTAssertEqual(received.value, countAtReturn, name)
-                XCTAssertEqual(lateDeliveries.value, 0, "\(name): an element was delivered after dispose() returned")
+                // dispose() never waits: the one element past the final check when it was called
+                // may still arrive, and nothing after it.
+                XCTAssertLessThanOrEqual(received.value - countAtReturn, 1, name)
+                XCTAssertLessThanOrEqual(lateDeliveries.value, 1, "\(name): elements were delivered after dispose() returned")
             }
         }
     }

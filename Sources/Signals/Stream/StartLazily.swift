@@ -160,14 +160,12 @@ private final class ReplayObserver<Value, Failure: Error>: DeliveryLock, @unchec
         outbox.withLock { $0.append(event) }
     }
 
-    /// Delivers what is queued. A thread already delivering to this observer leaves it to its
-    /// loop; a busy one elsewhere is waited for, or, from inside another delivery, put off.
+    /// Delivers what is queued, without waiting: at once when nobody delivers to this observer,
+    /// else by the thread delivering to it, after the event under way. (The subscription's
+    /// scheduled replay and the block's sends both come here, and neither may wait for a callback.)
     func flush() {
-        let context = currentContext
-        switch perform(in: context, { deliverQueued() }) {
-        case .performed, .ownedByThisThread: return
-        case .busyElsewhere: context.defer_(for: self) { [self] in flush() }
-        }
+        if runExclusivelyIfFree({ deliverQueued() }) { return }
+        runExclusively { [self] in deliverQueued() }
     }
 
     private func deliverQueued() {
