@@ -20,17 +20,31 @@ import Synchronization
 /// The disposable a signal's `subscribe` returns keeps these promises, for every signal, operator
 /// and subject of the library:
 ///
-/// - Once `dispose()` has returned, no callback of that subscription starts, on any thread, and
-///   no terminal event follows. `dispose()` called from a thread that is not itself delivering an
-///   event waits for a callback of the subscription that is running on another thread to return.
-///   Called from inside a callback, it never waits for another thread (so that two threads can
-///   never wait for each other): an event already on its way on another thread may finish its
-///   way, and nothing starts after it. From inside the subscription's own callback, it stops the
-///   rest of the event's way at once.
+/// - `dispose()` never waits: not for a callback, not for another subscription's delivery, not
+///   for any other thread, from any thread, inside a callback or outside one. It runs the
+///   subscription's own disposal actions (the disposable the signal's create block returned, the
+///   upstream subscriptions) on the calling thread before it returns; a create block still
+///   running on another thread has not returned its disposable yet, so that thread disposes it
+///   as the block returns.
+/// - Once `dispose()` has returned, no callback of that subscription starts, on any thread,
+///   terminal events included. A callback starts when it passes the final check of the
+///   subscription's disposable, made right before the closure is called, with no lock and no user
+///   code between the two. A callback already past it on another thread may finish (at most one:
+///   callbacks never overlap), and a `dispose()` that arrives while a terminal event runs its
+///   disposal actions suppresses the `completed` or `error` callback instead of waiting for it.
+///   From inside the subscription's own callback, `dispose()` stops the rest of the event at once.
+///   So a callback may wait for the thread that disposes its subscription
+///   (`DispatchQueue.main.sync`, a semaphore, a blocking `first()`) without a deadlock.
 /// - Everything the subscription captured (the sinks, the closures given to `subscribe`, queued
-///   inner signals) is released once nothing is running through it, whoever still holds the
-///   disposable or the subscriber the signal's block was handed.
+///   inner signals) is released by `dispose()` at once, or, when another thread is delivering an
+///   event through it, by that thread as the event ends, even while the disposable, or the
+///   subscriber the signal's block was handed, is still held.
 /// - Once the subscription has ended, by a terminal event or by disposal, `isDisposed` is `true`.
+///
+/// **Departure:** RAC 2.5's `-dispose` does not wait either, but its passthrough subscriber checks
+/// for disposal before it takes the subscriber's `@synchronized` lock, so there a callback waiting
+/// for that lock can start after `-dispose` has returned. Here the check comes right before the
+/// closure.
 ///
 /// RAC 2.5: `RACDisposable`, `+disposableWithBlock:`.
 open class Disposable: @unchecked Sendable {

@@ -4,8 +4,8 @@ import Schedulers
 /// A cold stream of values over time: each subscription runs the signal's work anew.
 ///
 /// A signal sends any number of values, then at most one terminal event, `error` or `completed`:
-/// `next* (error | completed)?`. Nothing arrives after the terminal event or after the
-/// subscription is disposed, and a subscriber is never called concurrently with itself.
+/// `next* (error | completed)?`. Nothing arrives after the terminal event or once disposing the
+/// subscription has returned, and a subscriber is never called concurrently with itself.
 ///
 /// ```swift
 /// let signal = Signal<Int, Never> { subscriber in
@@ -25,10 +25,16 @@ import Schedulers
 /// Every subscription, whatever the signal and its operators, keeps these promises:
 ///
 /// - Its callbacks are called one at a time, in order, `next* (error | completed)?`.
-/// - Once the disposable `subscribe` returned has been disposed, no callback starts and no
-///   terminal event follows (see `Disposable` for dispose() called from inside a callback),
-///   and everything the subscription captured, the closures given to `subscribe` included, is
-///   released, even while the disposable itself is kept.
+/// - As RAC 2.5's `-subscribe:` does, `subscribe(next:error:completed:)` returns a disposable of
+///   the subscription's own, not the ``Subscriber/disposable`` that a terminal event disposes.
+///   Its `dispose()` never waits, on any thread, inside a callback or outside one: it runs the
+///   subscription's disposal actions on the calling thread and returns.
+/// - Once that `dispose()` has returned, no callback starts, terminal events included: each
+///   callback is checked right before its closure runs. A callback already past that check on
+///   another thread may finish (see `Disposable`).
+/// - Everything the subscription captured, the closures given to `subscribe` included, is
+///   released on disposal, or, while another thread delivers an event through it, by that thread
+///   as the event ends, even while the disposable itself is kept.
 /// - Once the subscription has ended, by a terminal event or by disposal, that disposable reports
 ///   `isDisposed`.
 ///

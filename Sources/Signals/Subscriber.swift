@@ -3,18 +3,23 @@ import Schedulers
 
 /// The subscriber a signal's create block sends to: it serializes events and enforces the grammar.
 ///
-/// - Its callbacks never overlap. A send from a thread that is not delivering anything waits until
-///   the event being delivered on another thread is done, so when `sendCompleted()` returns there,
-///   no value is delivered after it (RAC 2.5's finishing guarantee). A send from inside a callback
-///   on the same thread (a reentrant send) is queued and delivered, in order, right after the
-///   current event.
+/// - Its callbacks never overlap. A send from a thread that is not delivering anything waits
+///   while another thread delivers through this subscriber, as RAC 2.5's `@synchronized`
+///   subscriber does, so when `sendCompleted()` returns there, no value is delivered after it (RAC
+///   2.5's finishing guarantee). The one deadlock this keeps: the callback being delivered waits
+///   for the sending thread (a callback on a worker thread does `DispatchQueue.main.sync` while
+///   the main thread sends to this subscriber). A send from inside a callback on the same thread
+///   (a reentrant send) is queued and delivered, in order, right after the current event.
 /// - A send from inside a callback (of any subscription) to a subscriber that another thread is
 ///   delivering to does not wait: it is queued and delivered, in order, once the sending thread
 ///   has left its outermost delivery, before its outermost send returns. So subscribers that send
 ///   to each other from two threads (two pipes forwarding into each other, a two-way binding)
 ///   never deadlock; the price is that such a nested send may return before its event is
 ///   delivered.
-/// - Nothing is delivered after a terminal event or after its subscription is disposed.
+/// - Nothing is delivered after a terminal event, nor once disposing its subscription has
+///   returned. Disposing never waits: it closes the subscriber at once, and lets go of the sinks
+///   and closures below it at once, or, while another thread delivers through it, has that
+///   thread let go of them as its current event ends.
 /// - A terminal event first disposes ``disposable`` (the subscription's resources, such as the
 ///   disposable the create block returned), then reaches the receiver, as in RAC 2.5.
 /// - Once nothing can send to it any more (the subscriber is released), it lets go of the
