@@ -4,14 +4,16 @@ import Signals
 /// if there was one, then the live events.
 ///
 /// Replay and live events join with no gap and no duplicate, also when sends race with
-/// subscriptions: a subscriber is replayed to and added in one step that no send can cut into.
-/// A subscriber that comes while another thread is delivering is replayed to by that thread,
-/// right after its current event, so `subscribe` may return before the replay.
+/// subscriptions: a new subscriber takes a snapshot of the kept values as it joins, and the live
+/// events sent meanwhile are held back and follow the replay, in order. The replay runs where the
+/// subscription is made (below), not on the thread delivering the subject's events, and never
+/// waits for that delivery: subscribing never waits, nor delivers another subscription's events.
 ///
-/// As in RAC 2.5, the replay goes through `Scheduler.subscription`: at once where a scheduler
-/// is current (or on the main thread), else on a background scheduler. So the replay always runs
-/// on a scheduler, and a subscriber on a plain thread or a global queue can dispose its
-/// subscription from its first replayed value.
+/// As in RAC 2.5, the replay goes through `Scheduler.subscription`: at once, on the subscribing
+/// thread, where a scheduler is current (or on the main thread), else on a background scheduler,
+/// so that `subscribe` may return before it. So the replay always runs on a scheduler, and a
+/// subscriber on a plain thread or a global queue can dispose its subscription from its first
+/// replayed value.
 ///
 /// ```swift
 /// let recent = ReplaySubject<String, Never>(capacity: 2)

@@ -5,15 +5,29 @@ import Signals
 ///
 /// - Every current subscriber gets every event. One added while an event is being delivered does
 ///   not get that event; one removed during a delivery gets nothing after its removal.
-/// - Sends from many threads are serialized, and none waits: the thread that finds nobody
-///   delivering delivers, and a send made meanwhile (from another thread, or from inside a
-///   subscriber) is queued and delivered after the current event, in order, to every subscriber
-///   alike, before the delivering thread's own send returns. **Departure:** RAC 2.5 delivers a
-///   reentrant send depth-first under a recursive lock; here no subscriber callback runs under a
-///   lock, so a callback may even wait for another thread that sends to the same subject. The
-///   price: a send made while another thread delivers returns before its event is delivered.
-/// - Disposing a subscription from a thread that is not delivering waits for its callback under
-///   way, if any; nothing reaches it afterwards.
+/// - Sends from many threads are serialized with no lock held while subscribers run: the thread
+///   that finds nobody delivering delivers, and a send made meanwhile (from another thread, or
+///   from inside a subscriber) is queued and delivered after the current event, in order, to
+///   every subscriber alike, by the delivering thread before its own send returns (or, past the
+///   bound below, by the sender it hands the role to). A send that finds another thread
+///   delivering returns at once, before its event is delivered, up to that bound.
+///   **Departure:** RAC 2.5 delivers a reentrant send depth-first under a recursive lock; here no
+///   subscriber callback runs under a lock.
+/// - The queue is bounded, at K = 64 values of other threads. A send from a thread outside any
+///   delivery that finds 64 values of other threads queued waits until its own value has been
+///   delivered, as a RAC 2.5 sender waits for each subscriber's `@synchronized` lock. The
+///   delivering thread delivers at most 64 values of other threads beyond its own while another
+///   sender waits, then hands the delivering role to that sender. A send from inside a callback
+///   never waits and may go past the bound; the delivering thread's own reentrant sends do not
+///   count. So memory stays bounded when senders outpace the subscribers, and a flood of sends
+///   cannot keep one thread delivering forever. The one deadlock this keeps: a subscriber's
+///   callback, on the delivering thread, waits for a thread that is blocked at the bound sending
+///   to the same subject. Otherwise a callback may wait for another thread that sends to the same
+///   subject.
+/// - Subscribing and disposing never wait and never deliver another subscription's events.
+///   Once a subscription's `dispose()` has returned, none of its callbacks starts; one already
+///   under way on the delivering thread may finish, and that thread lets go of the subscription
+///   as the event ends.
 /// - **Departure:** the terminal event reaches every subscriber once, and a subscriber that comes
 ///   later gets it at once (RAC 2.5's subject keeps no terminal state, so a late subscriber waits
 ///   forever). Sends after the terminal event are ignored.
