@@ -124,12 +124,15 @@ final class PipeTests: XCTestCase {
             }
             let received = Recorder<Int>()
             let disposed = Counter()
+            let late = Counter()
             let disposable = signal.subscribe(next: { value in
-                XCTAssertEqual(disposed.value, 0, "delivered after disposal")
+                if disposed.value > 0 { late.increment() }
                 received.record(value)
             })
             disposable.dispose()
             disposed.increment()
+            // dispose() never waits: the one callback past its final check may still start.
+            XCTAssertLessThanOrEqual(late.value, 1, "delivered after disposal")
             let values = received.values
             XCTAssertEqual(values, values.sorted())
         }
