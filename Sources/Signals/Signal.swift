@@ -121,11 +121,9 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         completed: (@Sendable () -> Void)? = nil
     ) -> Disposable {
         // The subscription's own disposable (see ``ClosureSink``): it disposes the upstream
-        // subscription, and stands for one that ended while it was made (the terminal event
-        // marked it).
+        // subscription, or stands for one that ended while it was made.
         let sink = ClosureSink(next: next, error: error, completed: completed)
-        sink.handle.adopt(observe(sink))
-        return sink.handle
+        return sink.subscription(returned: observe(sink))
     }
 
     /// Subscribes with a closure for values.

@@ -75,7 +75,7 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
 
     private func replay(to member: BroadcastObserver<Value, Failure>) {
         member.beginCatchUp()
-        var snapshot: [Value] = []
+        var snapshot = UnsafeMutableBufferPointer<Value>(start: nil, count: 0)
         let (joined, ending) = broadcast.join(member) { ending in
             let isTerminated = switch ending {
             case .completed?, .failed?: true
@@ -83,22 +83,27 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
             }
             if replaysValuesAfterEnd || !isTerminated { snapshot = keptValues() }
         }
-        for value in snapshot {
-            if member.isDisposed { break }
-            member.replay(value)
+        // Raw memory, not an array: walking an array of a generic element in unspecialized code
+        // costs a metadata lookup per value.
+        var index = 0
+        while index < snapshot.count, !member.isDisposed {
+            member.replay(snapshot[index])
+            index += 1
         }
+        _ = snapshot.deinitialize()
+        snapshot.deallocate()
         member.endCatchUp()
         if !joined { finishTurnedAway(member, ending) }
     }
 
-    /// The kept values, oldest first. Under the broadcast's lock.
-    private func keptValues() -> [Value] {
-        guard let kept, count > 0 else { return [] }
-        var values: [Value] = []
-        values.reserveCapacity(count)
-        values.append(contentsOf: UnsafeBufferPointer(start: kept + start, count: count - start))
-        values.append(contentsOf: UnsafeBufferPointer(start: kept, count: start))
-        return values
+    /// A copy of the kept values, oldest first, which the caller deinitializes and deallocates.
+    /// Under the broadcast's lock.
+    private func keptValues() -> UnsafeMutableBufferPointer<Value> {
+        guard let kept, count > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        let copy = UnsafeMutablePointer<Value>.allocate(capacity: count)
+        (copy).initialize(from: kept + start, count: count - start)
+        (copy + (count - start)).initialize(from: kept, count: start)
+        return UnsafeMutableBufferPointer(start: copy, count: count)
     }
 
     /// Keeps `value` as the latest, for later subscribers, without sending it: as the input's
