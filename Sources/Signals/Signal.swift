@@ -105,7 +105,11 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         // The sink adds the upstream subscription when it is attached, before any event; adding
         // what `observe` returns too covers a producer that ended without attaching (adding the
         // same disposable twice only disposes it twice, which does nothing the second time).
-        subscription.add(observe(ForwardingSink(target: subscriber, subscription: subscription)))
+        // `Subscriber` is final: comparing the types finds it more cheaply than a cast.
+        let direct = ObjectIdentifier(type(of: subscriber)) == ObjectIdentifier(Subscriber<Value, Failure>.self)
+            ? unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self)
+            : nil
+        subscription.add(observe(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
         return subscription
     }
 

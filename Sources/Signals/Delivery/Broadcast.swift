@@ -102,14 +102,14 @@ package final class Broadcast: @unchecked Sendable {
     ///   `member` and any other disposed one, when nobody walks the list; none while a walk is
     ///   under way (the walker takes them out as it ends), once the broadcast has ended (whoever
     ///   ended it has them), or when `member` has not joined (whoever joins it finds it disposed).
-    package func leave(_ member: BroadcastMember) -> [BroadcastMember] {
-        shared.withLock(annotated: isAnnotated) { shared -> [BroadcastMember] in
+    package func leave(_ member: BroadcastMember) -> Leavers {
+        shared.withLock(annotated: isAnnotated) { shared -> Leavers in
             // The caller holds the member, so unlinking it releases nothing here.
-            if shared.joining.remove(member) { return [member] }
-            if shared.ending != nil { return [] }
+            if shared.joining.remove(member) { return Leavers(first: member) }
+            if shared.ending != nil { return Leavers() }
             shared.hasLeavers = true
             let before = walk.bitwiseOr(Self.changed, ordering: .acquiringAndReleasing).oldValue
-            if before & Self.walking != 0 { return [] }
+            if before & Self.walking != 0 { return Leavers() }
             return update(&shared)
         }
     }
@@ -128,12 +128,12 @@ package final class Broadcast: @unchecked Sendable {
     /// with the update: so a member joins either before `body` (it gets this walk's event) or
     /// after (`body`'s change is in the snapshot ``join(_:under:)`` took).
     package func beginWalk(under body: () -> Void) -> UnsafeBufferPointer<Unmanaged<BroadcastMember>> {
-        let leavers = shared.withLock(annotated: isAnnotated) { shared -> [BroadcastMember] in
+        let leavers = shared.withLock(annotated: isAnnotated) { shared -> Leavers in
             body()
             if walk.bitwiseOr(Self.walking, ordering: .acquiring).oldValue & Self.changed != 0 {
                 return update(&shared)
             }
-            return []
+            return Leavers()
         }
         detach(leavers)
         return UnsafeBufferPointer(start: members, count: count)
@@ -148,8 +148,8 @@ package final class Broadcast: @unchecked Sendable {
     }
 
     /// Lets go of members taken out, outside the lock: a sink's cancellation may run user code.
-    private func detach(_ leavers: [BroadcastMember]) {
-        for member in leavers { member.detach() }
+    private func detach(_ leavers: Leavers) {
+        leavers.detach()
     }
 
     /// Ends the broadcast with `ending`, unless it has ended already: no member joins after
@@ -178,8 +178,8 @@ package final class Broadcast: @unchecked Sendable {
 
     /// Brings the list up to date, under the lock, by the walker or while nobody walks: the
     /// joiners are added and the disposed members taken out and returned.
-    private func update(_ shared: inout Shared) -> [BroadcastMember] {
-        var leavers: [BroadcastMember] = []
+    private func update(_ shared: inout Shared) -> Leavers {
+        var leavers = Leavers()
         if shared.hasLeavers {
             shared.hasLeavers = false
             leavers = removeDisposedMembers()
@@ -190,8 +190,8 @@ package final class Broadcast: @unchecked Sendable {
         return leavers
     }
 
-    private func removeDisposedMembers() -> [BroadcastMember] {
-        var leavers: [BroadcastMember] = []
+    private func removeDisposedMembers() -> Leavers {
+        var leavers = Leavers()
         var kept = 0
         for index in 0..<count {
             let member = members![index]
@@ -218,6 +218,27 @@ package final class Broadcast: @unchecked Sendable {
         }
         (members! + count).initialize(to: Unmanaged.passRetained(member))
         count += 1
+    }
+}
+
+/// Members taken out of a ``Broadcast``, for the caller to let go of outside its lock: the first
+/// kept apart, so that the common case (one member leaving) allocates no array.
+package struct Leavers {
+    private var first: BroadcastMember?
+    private var rest: [BroadcastMember] = []
+
+    init(first: BroadcastMember? = nil) {
+        self.first = first
+    }
+
+    mutating func append(_ member: BroadcastMember) {
+        if first == nil { first = member } else { rest.append(member) }
+    }
+
+    /// Lets go of each member's sink (``BroadcastMember/detach()``).
+    func detach() {
+        first?.detach()
+        for member in rest { member.detach() }
     }
 }
 
@@ -437,7 +458,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     /// Whether a replay to the member is under way: live events go to `catchUp` instead.
     private let isCatchingUp = Atomic<Bool>(false)
     /// Made by ``beginCatchUp()`` before the member joins, and never changed after.
-    private var catchUp: CatchUp<Value, Failure>?
+    private var catchUp: CatchUp?
 
     required init(_ sink: Sink<Value, Failure>, in broadcast: Broadcast) {
         self.sink = Retained(sink)
@@ -452,8 +473,15 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     /// Sends `value` to the sink, or holds it back while the member catches up. As the walker.
     @inline(__always)
     package func forward(_ value: Value) {
-        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.next(value)) { return }
+        if isCatchingUp.load(ordering: .acquiring), holdBack(value) { return }
         sink.use { $0.receive(value) }
+    }
+
+    /// Out of line, so that ``forward(_:)`` builds no `Event` (whose metadata unspecialized code
+    /// would look up for every value).
+    @inline(never)
+    private func holdBack(_ value: Value) -> Bool {
+        catchUp!.hold(Event<Value, Failure>.next(value))
     }
 
     /// Sends a replayed `value` to the sink. As the thread that replays to the member, before it
@@ -465,16 +493,26 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
 
     /// Sends `error` to the sink and lets go of it; held back while the member catches up.
     package func finish(error: Failure) {
-        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.error(error)) { return }
+        if isCatchingUp.load(ordering: .acquiring), holdBack(error: error) { return }
         markEnded()
         sink.take(retiring: .current)?.receive(error: error)
     }
 
     /// Sends completion to the sink and lets go of it; held back while the member catches up.
     package func finishCompleted() {
-        if isCatchingUp.load(ordering: .acquiring), catchUp!.hold(.completed) { return }
+        if isCatchingUp.load(ordering: .acquiring), holdBackCompletion() { return }
         markEnded()
         sink.take(retiring: .current)?.receiveCompleted()
+    }
+
+    @inline(never)
+    private func holdBack(error: Failure) -> Bool {
+        catchUp!.hold(Event<Value, Failure>.error(error))
+    }
+
+    @inline(never)
+    private func holdBackCompletion() -> Bool {
+        catchUp!.hold(Event<Value, Failure>.completed)
     }
 
     /// Cancels and lets go of the sink (the member was disposed); put off while it catches up.
@@ -512,7 +550,10 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         guard let catchUp else { return }
         while true {
             let (events, end) = catchUp.take(ifEmpty: { isCatchingUp.store(false, ordering: .releasing) })
-            for event in events {
+            for held in events {
+                // Held as `Any`: the catch-up is not generic, so that replaying costs no metadata
+                // lookup; only an event held back (a send racing the replay) pays for the box.
+                let event = held as! Event<Value, Failure>
                 switch event {
                 case let .next(value):
                     if !isDisposed { sink.use { $0.receive(value) } }
@@ -538,19 +579,19 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         guard markDisposed() else { return }
         // Taken out at once when nobody walks the list; otherwise the walker (or whoever ended
         // the broadcast, or joins the member) lets go of the sink.
-        for member in broadcast.leave(self) { member.detach() }
+        broadcast.leave(self).detach()
     }
 }
 
 /// What a member that catches up holds back: the live events that came meanwhile, and how it was
-/// let go of, if it was.
-private final class CatchUp<Value, Failure: Error>: @unchecked Sendable {
+/// let go of, if it was. Not generic, so that making one costs no metadata lookup.
+private final class CatchUp: @unchecked Sendable {
     enum End {
         case live, detach, abandon
     }
 
     private struct State {
-        var events: [Event<Value, Failure>] = []
+        var events: [Any] = []
         var end: End?
         var isOver = false
     }
@@ -558,7 +599,7 @@ private final class CatchUp<Value, Failure: Error>: @unchecked Sendable {
     private let state = Lock(State())
 
     /// Holds `event` back; `false` once the catch-up is over (the caller delivers it).
-    func hold(_ event: Event<Value, Failure>) -> Bool {
+    func hold(_ event: Any) -> Bool {
         state.withLock { state in
             if state.isOver { return false }
             state.events.append(event)
@@ -577,7 +618,7 @@ private final class CatchUp<Value, Failure: Error>: @unchecked Sendable {
 
     /// The events held back; when there are none, ends the catch-up (running `over` under the
     /// lock) and also returns how to end it.
-    func take(ifEmpty over: () -> Void) -> ([Event<Value, Failure>], End?) {
+    func take(ifEmpty over: () -> Void) -> ([Any], End?) {
         state.withLock { state in
             if state.events.isEmpty {
                 state.isOver = true
