@@ -236,31 +236,29 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 /// keeps this disposable.
 @usableFromInline
 package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
-    /// The upstream subscription, as attached and as returned by the signal; taken by `dispose()`.
-    private let upstream = Lock(Upstream())
+    // The upstream subscription, as attached and as returned by the signal. Both are written
+    // inside `subscribe`, before it returns this disposable (a producer attaches its sink before
+    // it returns), so before anyone can dispose it; `dispose()` takes them once it has won
+    // `markDisposed()`. So they need no lock.
+    @exclusivity(unchecked) private var attached: Disposable?
+    @exclusivity(unchecked) private var returned: Disposable?
 
     @usableFromInline
     package override init() {
         super.init()
     }
 
-    /// Keeps `subscription`, to dispose it with this one; disposes it at once when this one is
-    /// disposed already.
+    /// Keeps `subscription`, to dispose it with this one. Inside `subscribe`, before this
+    /// disposable is handed out.
     ///
-    /// - Parameter attached: Whether the sink was attached to it (else the signal returned it;
+    /// - Parameter isAttached: Whether the sink was attached to it (else the signal returned it;
     ///   a producer that ended at once may have attached nothing).
-    package func keep(_ subscription: Disposable, attached: Bool) {
-        let accepted = upstream.withLock { upstream -> Bool in
-            // `dispose()` marks before it locks, so one it has not yet seen reads true here.
-            if isDisposed { return false }
-            if attached {
-                upstream.attached = subscription
-            } else if upstream.attached !== subscription {
-                upstream.returned = subscription
-            }
-            return true
+    package func keep(_ subscription: Disposable, attached isAttached: Bool) {
+        if isAttached {
+            attached = subscription
+        } else if attached !== subscription {
+            returned = subscription
         }
-        if !accepted, !subscription.isDisposed { subscription.dispose() }
     }
 
     /// Keeps what subscribing returned (see ``keep(_:attached:)``).
@@ -274,19 +272,11 @@ package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
     /// disposed on this thread.
     package override func dispose() {
         guard markDisposed() else { return }
-        let (attached, returned) = upstream.withLock { upstream in
-            (upstream.attached.take(), upstream.returned.take())
-        }
+        let attached = attached.take()
+        let returned = returned.take()
         attached?.dispose()
         returned?.dispose()
     }
-}
-
-/// The upstream subscription of a ``SubscriptionDisposable``. Not generic, so that locking it costs
-/// no metadata lookup.
-private struct Upstream {
-    var attached: Disposable?
-    var returned: Disposable?
 }
 
 /// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber); lets go of it when
