@@ -43,15 +43,20 @@ final class MatrixBlocker: Sendable {
     let mode: MatrixMode
     /// The index of the event whose callback blocks: 0 for the first.
     let blockedIndex: Int
+    /// How the failures name the disposal and what blocks ("dispose()" and "callback", or
+    /// "cancel()" and "loop body").
+    private let disposal: String, blocked: String
     private let state = Lock(State())
     private let entered = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
     private let mainParked = DispatchSemaphore(value: 0)
 
-    init(mode: MatrixMode, blocking blockedIndex: Int) {
+    init(mode: MatrixMode, blocking blockedIndex: Int, disposal: String = "dispose()", blocked: String = "callback") {
         precondition(mode.isBlocking, "a MatrixBlocker is for the blocking modes")
         self.mode = mode
         self.blockedIndex = blockedIndex
+        self.disposal = disposal
+        self.blocked = blocked
     }
 
     /// What the blocked callback did, once it has started.
@@ -69,7 +74,7 @@ final class MatrixBlocker: Sendable {
     ///   call whose disposable the disposer needs: then it cannot be disposed, and goes on.
     func blockCallback(insideSubscribe: Bool) {
         if mode == .blockedDisposedFromTheMainThread, Thread.isMainThread {
-            enter(.notApplicable("the callback to block ran on the main thread, which disposes"))
+            enter(.notApplicable("the \(blocked) to block ran on the main thread, which disposes"))
             return
         }
         if insideSubscribe {
@@ -97,7 +102,7 @@ final class MatrixBlocker: Sendable {
             if !gotThrough {
                 state.gaveUp = true
             } else if !state.released {
-                state.problems.append("the callback's DispatchQueue.main.sync block ran before the main thread's dispose() returned (dispose() ran the main run loop)")
+                state.problems.append("the \(blocked)'s DispatchQueue.main.sync block ran before the main thread's \(disposal) returned (\(disposal) ran the main run loop)")
             }
         }
     }
@@ -128,7 +133,9 @@ final class MatrixBlocker: Sendable {
             state.released = true
             return state.gaveUp
         }
-        if gaveUp { problem("dispose() waited for the callback: it returned only after the blocked callback gave up waiting for it (\(Int(MatrixWait.blockLimit)) s)") }
+        if gaveUp {
+            problem("\(disposal) waited for the \(blocked): it returned only after the blocked \(blocked) gave up waiting for it (\(Int(MatrixWait.blockLimit)) s)")
+        }
         released.signal()
     }
 
