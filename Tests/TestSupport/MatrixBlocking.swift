@@ -35,6 +35,8 @@ final class MatrixBlocker: Sendable {
         var released = false
         /// The callback stopped waiting at its deadline, before the release.
         var gaveUp = false
+        /// That the disposing side waited for the callback has been reported.
+        var waitReported = false
         /// The round stopped waiting for the disposer: the callback goes on without a release.
         var abandoned = false
         var problems: [String] = []
@@ -129,14 +131,19 @@ final class MatrixBlocker: Sendable {
     /// The disposer's `dispose()` (or release) has returned: lets the callback go on, and reports
     /// a dispose that returned only after the callback had given up waiting for it.
     func release() {
-        let gaveUp = state.withLock { state in
-            state.released = true
-            return state.gaveUp
-        }
-        if gaveUp {
-            problem("\(disposal) waited for the \(blocked): it returned only after the blocked \(blocked) gave up waiting for it (\(Int(MatrixWait.blockLimit)) s)")
-        }
+        state.withLock { $0.released = true }
+        checkReturnedInTime(disposal)
         released.signal()
+    }
+
+    /// `call` (the disposer's `dispose()`, or a `subscribe` it made first) has returned: reports
+    /// it as one that waited for the callback if the callback had given up waiting by then.
+    func checkReturnedInTime(_ call: String) {
+        state.withLock { state in
+            guard state.gaveUp, !state.waitReported else { return }
+            state.waitReported = true
+            state.problems.append("\(call) waited for the \(blocked): it returned only after the blocked \(blocked) gave up waiting for it (\(Int(MatrixWait.blockLimit)) s)")
+        }
     }
 
     /// The round stops waiting for the disposer: lets the callback (and the disposer's wait for

@@ -188,21 +188,29 @@ enum MatrixThreads {
     /// The scheduler of the `TestScheduler` context.
     static let clock = TestScheduler()
 
-    private static let workers = Lock<(subscriber: PlainWorker, disposer: PlainWorker)>(
-        (PlainWorker(name: "thread matrix subscriber"), PlainWorker(name: "thread matrix disposer"))
-    )
+    private static let workers = Lock<(subscriber: PlainWorker, disposer: PlainWorker, sender: PlainWorker)>((
+        PlainWorker(name: "thread matrix subscriber"),
+        PlainWorker(name: "thread matrix disposer"),
+        PlainWorker(name: "thread matrix sender")
+    ))
 
     /// The plain thread of the plain-thread context.
     static var subscriber: PlainWorker { workers.withLock { $0.subscriber } }
 
-    /// The plain thread that disposes while the context sends, in mode (a).
+    /// The plain thread that disposes while the context sends, in mode (a), and while a callback
+    /// blocks, in (d1), (d3) and (d4).
     static var disposer: PlainWorker { workers.withLock { $0.disposer } }
+
+    /// The plain thread that sends one more value into the hot source while a callback blocks,
+    /// in the blocking modes.
+    static var sender: PlainWorker { workers.withLock { $0.sender } }
 
     /// Replaces a worker stuck in a block that never returned, so that later cells can run.
     static func replace(_ worker: PlainWorker) {
         workers.withLock { workers in
             if workers.subscriber === worker { workers.subscriber = PlainWorker(name: "thread matrix subscriber") }
             if workers.disposer === worker { workers.disposer = PlainWorker(name: "thread matrix disposer") }
+            if workers.sender === worker { workers.sender = PlainWorker(name: "thread matrix sender") }
         }
     }
 

@@ -45,6 +45,9 @@ final class MatrixRound<
         var token: MatrixLifetime?
         /// Whether making the signal under test asked for `ThreadMatrix.queue`.
         var usesQueue = false
+        /// In the blocking modes, the send of one more value into the hot source while the
+        /// callback blocks.
+        var oneMoreSend: MatrixPending?
     }
 
     /// How the events are compared with the expected ones.
@@ -493,6 +496,7 @@ extension MatrixRound {
         let worker = MatrixThreads.disposer
         // (d3): rounds 2 and 3 of every 4 reach the other subscription's callback through an operator.
         let throughAnOperator = cell.releasesAnOwner
+        let subscribesAgain = cell.releasesAnOwner
         worker.async { [self] in
             defer { disposed.finish() }
             var other: (subscription: Disposable, input: Subscriber<Void, Never>)?
@@ -503,6 +507,15 @@ extension MatrixRound {
             }
             defer { other?.subscription.dispose() }
             guard blocker.waitForEntry() == .blocked, waitForTheDisposable(blocker) else { return }
+            // (d1), rounds 2 and 3 of every 4: this thread subscribes to the signal under test
+            // again first, which must not wait either.
+            var second: Disposable?
+            defer { second?.dispose() }
+            if mode == .blockedDisposedFromAnotherThread, subscribesAgain, let signal = held.withLock({ $0.signal }) {
+                second = signal.subscribe(next: { _ in }, error: { _ in }, completed: {})
+                blocker.checkReturnedInTime("subscribe, on another thread,")
+            }
+            sendOneMoreMeanwhile()
             if let other {
                 other.input.sendNext(())
             } else {
@@ -540,6 +553,7 @@ extension MatrixRound {
             blocker.abandon()
             return conclude(blocker, context)
         }
+        sendOneMoreMeanwhile()
         // From here until `dispose()` returns, the main thread does not run its queue.
         blocker.parkTheMainThread()
         let watchdog = Watchdog(
@@ -566,6 +580,19 @@ extension MatrixRound {
                 letTheSubscriptionSettle()
                 send(started: nil)
             }
+        }
+    }
+
+    /// With the hot source, makes another plain thread send one more value (4) into it, as the
+    /// disposing thread disposes, while the callback blocks: that send may wait (senders do) but
+    /// must return, and its value must not reach the subscription.
+    private func sendOneMoreMeanwhile() {
+        guard let input = held.withLock({ $0.input }) else { return }
+        let sent = MatrixPending()
+        held.withLock { $0.oneMoreSend = sent }
+        MatrixThreads.sender.async {
+            input.sendNext(ThreadMatrix.sourceValues.count + 1)
+            sent.finish()
         }
     }
 
@@ -613,6 +640,11 @@ extension MatrixRound {
             blocker.abandon()
             if cell.context == .plainThread { MatrixThreads.replace(MatrixThreads.subscriber) }
             return hang("subscribe and send")
+        }
+        if let sent = held.withLock({ $0.oneMoreSend }), !sent.wait(between: advance) {
+            blocker.abandon()
+            MatrixThreads.replace(MatrixThreads.sender)
+            return "a value sent into the hot source by another thread while the callback blocked: its send had not returned \(Int(MatrixWait.limit)) s after the context's block"
         }
         if !probe.disposeHasReturned {
             // Not disposed while blocked (not applicable, or it went wrong): end it here.

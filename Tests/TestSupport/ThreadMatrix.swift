@@ -156,11 +156,15 @@ public enum MatrixMode: String, CaseIterable, Sendable, CustomStringConvertible 
     // the round reports that dispose waited for it), no callback may start after it returned
     // (the blocked one was the one past the final check), the events are exactly the expected
     // ones up to the blocked one, and everything is freed once the blocked callback returns.
+    // With the hot source, another plain thread sends one more value into it meanwhile (its send
+    // may wait, as senders do, but must return, and the value must not reach the subscription).
     // See `MatrixBlocker`. A round whose callback cannot block (it runs inside the
     // `subscribe(next:)` whose disposable would end it, or on the main thread in (d2)) is not
     // counted; `THREAD_MATRIX_TIMES` prints how many were not, per row.
 
-    /// (d1) A plain thread disposes while the callback blocks until its `dispose()` has returned.
+    /// (d1) A plain thread disposes while the callback blocks until its `dispose()` has returned;
+    /// in rounds 2 and 3 of every 4 it first subscribes to the signal under test again (a
+    /// subscription it disposes after), which must not wait for the callback either.
     case blockedDisposedFromAnotherThread = "(d1) blocked callback, disposed from another thread"
     /// (d2) The main thread disposes while the callback, on another thread, does
     /// `DispatchQueue.main.sync {}` (with a deadline: it returns only once the main thread's
@@ -211,6 +215,9 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
         var variant = usesSubscriber ? "a Subscriber" : "closures"
         if mode.isBlocking {
             variant += blocksALaterEvent ? ", a later event blocked" : ", the first event blocked"
+            if mode == .blockedDisposedFromAnotherThread, releasesAnOwner {
+                variant += ", subscribed again first"
+            }
             if mode == .blockedDisposedInsideAnotherCallback {
                 variant += releasesAnOwner ? ", the other through map" : ", the other a pipe"
             }
@@ -232,7 +239,8 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
 
     /// In mode (d4), whether the last reference let go of is an owner object's (rounds 2 and 3
     /// of every 4) rather than the `ScopedDisposable`'s own; in (d3), whether the other
-    /// subscription's callback is reached through an operator.
+    /// subscription's callback is reached through an operator; in (d1), whether the disposing
+    /// thread subscribes again first.
     var releasesAnOwner: Bool { round / 2 % 2 == 1 }
 
     /// In the blocking modes, whether the callback that blocks is a later event's (rounds 4-7
