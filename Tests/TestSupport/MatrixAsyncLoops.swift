@@ -6,9 +6,10 @@ import Synchronization
 /// The blocking modes of the thread matrix for the async bridges' consuming side: a task runs a
 /// `for await` loop over a signal's values, the loop's body blocks until the disposing thread's
 /// `Task.cancel()` has returned, and that cancellation is the disposal (from another thread
-/// (d1); from the main thread while the body is in `DispatchQueue.main.sync` (d2); inside the
-/// callback of another, unrelated subscription (d3); by letting go of the last reference to a
-/// `ScopedDisposable` of the cancellation, or of an owner holding one (d4)).
+/// (d1); from the main thread, directly or in a tap's callback, while the body is in
+/// `DispatchQueue.main.sync` (d2); inside the callback of another, unrelated subscription (d3);
+/// by letting go of the last reference to a `ScopedDisposable` of the cancellation, or of an
+/// owner holding one (d4)).
 ///
 /// Each round checks that `cancel()` returned while the body was blocked, that no body started
 /// after it returned, that the loop ended once the body returned, that the values are the
@@ -110,17 +111,22 @@ public struct AsyncLoopCell: Sendable, CustomStringConvertible {
     /// Whether the body that blocks is a later value's (rounds 4-7 of every 8) than the first's.
     var blocksALaterValue: Bool { round / 4 % 2 == 1 }
 
-    /// In (d4), whether the last reference let go of is an owner's; in (d3), whether the other
-    /// subscription's callback is reached through an operator.
-    var releasesAnOwner: Bool { round / 2 % 2 == 1 }
+    /// Whether the round takes its mode's variant: in (d2), the main thread cancels inside the
+    /// callback of another subscription that it delivers; in (d3), the other subscription's
+    /// callback is reached through an operator; in (d4), the last reference let go of is an
+    /// owner's.
+    var takesTheVariant: Bool { round / 2 % 2 == 1 }
 
     public var description: String {
         var variant = blocksALaterValue ? "a later value's body blocked" : "the first value's body blocked"
+        if mode == .blockedDisposedFromTheMainThread, takesTheVariant {
+            variant += ", inside another subscription's callback"
+        }
         if mode == .blockedDisposedInsideAnotherCallback {
-            variant += releasesAnOwner ? ", the other through map" : ", the other a pipe"
+            variant += takesTheVariant ? ", the other through map" : ", the other a pipe"
         }
         if mode == .blockedLastReferenceReleased {
-            variant += releasesAnOwner ? ", an owner's" : ", the ScopedDisposable's own"
+            variant += takesTheVariant ? ", an owner's" : ", the ScopedDisposable's own"
         }
         return "\(task), \(source), \(modeDescription), round \(round) (\(variant))"
     }
@@ -250,10 +256,10 @@ final class AsyncLoopRound: @unchecked Sendable {
         held.withLock { $0.task = task }
         if cell.mode == .blockedLastReferenceReleased {
             let cancellation = Disposable { task.cancel() }
-            let scoped: AnyObject & Sendable = cell.releasesAnOwner
+            let scoped: AnyObject & Sendable = cell.takesTheVariant
                 ? SubscriptionHolder.Owner(cancellation)
                 : cancellation.asScoped()
-            track(cell.releasesAnOwner ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
+            track(cell.takesTheVariant ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
             held.withLock { $0.scoped = scoped }
         }
     }
@@ -261,7 +267,7 @@ final class AsyncLoopRound: @unchecked Sendable {
     /// (d1), (d3), (d4): the matrix's disposing worker cancels.
     private func cancelFromAWorker() -> String? {
         let mode = cell.mode
-        let throughAnOperator = cell.releasesAnOwner
+        let throughAnOperator = cell.takesTheVariant
         let done = MatrixPending()
         let worker = MatrixThreads.disposer
         worker.async { [self] in
@@ -292,12 +298,21 @@ final class AsyncLoopRound: @unchecked Sendable {
     private func cancelFromTheMainThread() -> String? {
         _ = MatrixWait.until({ blocker.entry != nil }, limit: MatrixWait.blockLimit)
         guard blocker.entry == .blocked else { return nil }
+        // In the variant, the cancellation comes from a "Cancel" tap: the callback of another
+        // subscription, which the main thread delivers.
+        let (taps, tapInput) = Signal<Void, Never>.pipe()
+        let tapSubscription = taps.subscribe(next: { [self] in cancelTheLoop() })
+        defer { tapSubscription.dispose() }
         blocker.parkTheMainThread()
         let watchdog = Watchdog(
             seconds: 6 * MatrixWait.blockLimit,
             "async loop matrix: \(cell): Task.cancel() on the main thread while the loop body waits in DispatchQueue.main.sync"
         )
-        cancelTheLoop()
+        if cell.takesTheVariant {
+            tapInput.sendNext(())
+        } else {
+            cancelTheLoop()
+        }
         watchdog.cancel()
         return nil
     }

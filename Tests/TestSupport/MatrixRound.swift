@@ -239,10 +239,10 @@ final class MatrixRound<
     /// Keeps `subscription` in a `ScopedDisposable`, or in an owner object holding one, as the
     /// only reference to that, for mode (d4) to let go of.
     private func keepScoped(_ subscription: Disposable) {
-        let scoped: AnyObject & Sendable = cell.releasesAnOwner
+        let scoped: AnyObject & Sendable = cell.takesTheVariant
             ? SubscriptionHolder.Owner(subscription)
             : subscription.asScoped()
-        track(cell.releasesAnOwner ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
+        track(cell.takesTheVariant ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
         held.withLock { $0.scoped = scoped }
     }
 
@@ -495,8 +495,8 @@ extension MatrixRound {
         let disposed = MatrixPending()
         let worker = MatrixThreads.disposer
         // (d3): rounds 2 and 3 of every 4 reach the other subscription's callback through an operator.
-        let throughAnOperator = cell.releasesAnOwner
-        let subscribesAgain = cell.releasesAnOwner
+        let throughAnOperator = cell.takesTheVariant
+        let subscribesAgain = cell.takesTheVariant
         worker.async { [self] in
             defer { disposed.finish() }
             var other: (subscription: Disposable, input: Subscriber<Void, Never>)?
@@ -554,16 +554,29 @@ extension MatrixRound {
             return conclude(blocker, context)
         }
         sendOneMoreMeanwhile()
+        // In the variant, the dispose comes from a "Cancel" tap: the callback of another
+        // subscription, which the main thread delivers.
+        let (taps, tapInput) = Signal<Void, Never>.pipe()
+        let tapSubscription = taps.subscribe(next: { [probe, target] in
+            target?.dispose()
+            probe.markDisposeReturned()
+            blocker.release()
+        })
+        defer { tapSubscription.dispose() }
         // From here until `dispose()` returns, the main thread does not run its queue.
         blocker.parkTheMainThread()
         let watchdog = Watchdog(
             seconds: 6 * MatrixWait.blockLimit,
             "thread matrix: \(cell): dispose() on the main thread while the callback waits in DispatchQueue.main.sync"
         )
-        target?.dispose()
+        if cell.takesTheVariant {
+            tapInput.sendNext(())
+        } else {
+            target?.dispose()
+            probe.markDisposeReturned()
+            blocker.release()
+        }
         watchdog.cancel()
-        probe.markDisposeReturned()
-        blocker.release()
         // Runs the callback's `DispatchQueue.main.sync` block.
         _ = MatrixWait.until({ probe.callbackHasReturned }, wake: probe.wake, limit: MatrixWait.blockLimit, between: advance)
         return conclude(blocker, context)

@@ -168,8 +168,9 @@ public enum MatrixMode: String, CaseIterable, Sendable, CustomStringConvertible 
     case blockedDisposedFromAnotherThread = "(d1) blocked callback, disposed from another thread"
     /// (d2) The main thread disposes while the callback, on another thread, does
     /// `DispatchQueue.main.sync {}` (with a deadline: it returns only once the main thread's
-    /// `dispose()` has returned and the main thread runs its queue again). Not applicable where
-    /// that callback runs on the main thread.
+    /// `dispose()` has returned and the main thread runs its queue again); in rounds 2 and 3 of
+    /// every 4, inside the callback of another subscription that the main thread delivers (a
+    /// "Cancel" tap). Not applicable where that callback runs on the main thread.
     case blockedDisposedFromTheMainThread = "(d2) callback in DispatchQueue.main.sync, disposed from the main thread"
     /// (d3) A plain thread disposes inside the callback of another, unrelated subscription that
     /// it is delivering, while the callback blocks until that `dispose()` has returned.
@@ -215,14 +216,17 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
         var variant = usesSubscriber ? "a Subscriber" : "closures"
         if mode.isBlocking {
             variant += blocksALaterEvent ? ", a later event blocked" : ", the first event blocked"
-            if mode == .blockedDisposedFromAnotherThread, releasesAnOwner {
+            if mode == .blockedDisposedFromAnotherThread, takesTheVariant {
                 variant += ", subscribed again first"
             }
+            if mode == .blockedDisposedFromTheMainThread, takesTheVariant {
+                variant += ", inside another subscription's callback"
+            }
             if mode == .blockedDisposedInsideAnotherCallback {
-                variant += releasesAnOwner ? ", the other through map" : ", the other a pipe"
+                variant += takesTheVariant ? ", the other through map" : ", the other a pipe"
             }
             if mode == .blockedLastReferenceReleased {
-                variant += releasesAnOwner ? ", an owner's" : ", the ScopedDisposable's own"
+                variant += takesTheVariant ? ", an owner's" : ", the ScopedDisposable's own"
             }
         }
         return "\(context), \(source), \(mode), round \(round) (\(variant))"
@@ -237,11 +241,12 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
     /// even ones closures; mode (b) always needs the subscriber.
     public var usesSubscriber: Bool { mode == .disposedInsideCallback || round % 2 == 1 }
 
-    /// In mode (d4), whether the last reference let go of is an owner object's (rounds 2 and 3
-    /// of every 4) rather than the `ScopedDisposable`'s own; in (d3), whether the other
-    /// subscription's callback is reached through an operator; in (d1), whether the disposing
-    /// thread subscribes again first.
-    var releasesAnOwner: Bool { round / 2 % 2 == 1 }
+    /// Whether a blocking round takes its mode's variant (rounds 2 and 3 of every 4): in (d1),
+    /// the disposing thread subscribes again first; in (d2), the main thread disposes inside the
+    /// callback of another subscription that it delivers; in (d3), the other subscription's
+    /// callback is reached through an operator; in (d4), the last reference let go of is an
+    /// owner object's rather than the `ScopedDisposable`'s own.
+    var takesTheVariant: Bool { round / 2 % 2 == 1 }
 
     /// In the blocking modes, whether the callback that blocks is a later event's (rounds 4-7
     /// of every 8) rather than the first's.
