@@ -37,6 +37,8 @@ final class MatrixBlocker: Sendable {
         var gaveUp = false
         /// That the disposing side waited for the callback has been reported.
         var waitReported = false
+        /// The blocked callback has stopped blocking.
+        var unblocked = false
         /// The round stopped waiting for the disposer: the callback goes on without a release.
         var abandoned = false
         var problems: [String] = []
@@ -63,6 +65,9 @@ final class MatrixBlocker: Sendable {
 
     /// What the blocked callback did, once it has started.
     var entry: Entry? { state.withLock { $0.entry } }
+
+    /// Whether the blocked callback has stopped blocking (released, or given up).
+    var hasUnblocked: Bool { state.withLock { $0.unblocked } }
 
     /// What went wrong between the callback and the disposer.
     var problems: [String] { state.withLock { $0.problems } }
@@ -100,6 +105,7 @@ final class MatrixBlocker: Sendable {
             gotThrough = released.wait(timeout: deadline) == .success
         }
         state.withLock { state in
+            state.unblocked = true
             if state.abandoned { return }
             if !gotThrough {
                 state.gaveUp = true

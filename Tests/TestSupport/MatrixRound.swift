@@ -578,7 +578,7 @@ extension MatrixRound {
         }
         watchdog.cancel()
         // Runs the callback's `DispatchQueue.main.sync` block.
-        _ = MatrixWait.until({ probe.callbackHasReturned }, wake: probe.wake, limit: MatrixWait.blockLimit, between: advance)
+        _ = MatrixWait.until({ blocker.hasUnblocked }, wake: probe.wake, limit: MatrixWait.blockLimit, between: advance)
         return conclude(blocker, context)
     }
 
