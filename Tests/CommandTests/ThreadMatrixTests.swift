@@ -23,19 +23,19 @@ final class ThreadMatrixTests: XCTestCase {
             }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .completed]),
             row("Command.executionSignals.flatten(), then execute", { source in
                 executing(firstThree(of: source)) { $0.executionSignals.flatten().promoteError() }
-            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .completed]),
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .completed]).endingOnlyWhenLetGo(),
             row("Command.errors, then execute", { (source: Signal<Int, TestError>) -> Signal<TestError, TestError> in
                 // Fails on the third value, where it is sent (a `concat(.error)` would fail through
                 // the subscription scheduler where none is current, maybe after the release).
                 let failing = firstThree(of: source).try { value throws(TestError) in if value == 3 { throw .second } }
                 return executing(failing) { $0.errors.promoteError() }
-            }, sync: [.next(.second), .completed], hot: [.next(.second), .completed]),
+            }, sync: [.next(.second), .completed], hot: [.next(.second), .completed]).endingOnlyWhenLetGo(),
             row("Command.executing, then execute", { source in
                 executing(firstThree(of: source)) { $0.executing.promoteError() }
-            }, sync: [.next(false), .next(true), .next(false), .completed], hot: [.next(false), .next(true), .next(false), .completed]),
+            }, sync: [.next(false), .next(true), .next(false), .completed], hot: [.next(false), .next(true), .next(false), .completed]).endingOnlyWhenLetGo(),
             row("Command.enabled, then execute", { source in
                 executing(firstThree(of: source)) { $0.enabled.promoteError() }
-            }, sync: [.next(true), .next(false), .next(true), .completed], hot: [.next(true), .next(false), .next(true), .completed]),
+            }, sync: [.next(true), .next(false), .next(true), .completed], hot: [.next(true), .next(false), .next(true), .completed]).endingOnlyWhenLetGo(),
         ])
     }
 }

@@ -104,7 +104,7 @@ final class ThreadMatrixTests: XCTestCase {
                     ])
                 }
                 // The cell, kept by the source's subscription only, ends its channel when released.
-            }, sync: [.next(0), .next(1), .next(2), .next(3), .completed], hot: [.next(0), .next(1), .next(2), .next(3), .completed]),
+            }, sync: [.next(0), .next(1), .next(2), .next(3), .completed], hot: [.next(0), .next(1), .next(2), .next(3), .completed]).endingOnlyWhenLetGo(),
             row("ObservableValue, set through its channel", { source in
                 Signal { subscriber in
                     let cell = ObservableValue(0)

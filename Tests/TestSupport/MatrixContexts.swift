@@ -125,6 +125,57 @@ public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertib
     }
 }
 
+extension MatrixContext {
+    /// Starts `block` in this context and returns without waiting for it, except on the main
+    /// thread and in the test scheduler's block, which are this thread: there it has run when
+    /// this returns. For the blocking modes, whose callbacks may block the context until this
+    /// thread (or another) has disposed.
+    func start(_ block: @escaping @Sendable () -> Void) -> MatrixPending {
+        let pending = MatrixPending()
+        let job: @Sendable () -> Void = {
+            block()
+            pending.finish()
+        }
+        switch self {
+        case .mainThread:
+            precondition(Thread.isMainThread, "the thread matrix runs on the main thread")
+            job()
+        case .testScheduler:
+            MatrixThreads.clock.schedule(job)
+            MatrixThreads.clock.advance(by: 0)
+        case .plainThread:
+            MatrixThreads.subscriber.async(job)
+        case .globalQueue:
+            DispatchQueue.global().async(execute: job)
+        case .queueScheduler:
+            MatrixThreads.scheduler.schedule(job)
+        case .task:
+            Task.detached { job() }
+        }
+        return pending
+    }
+}
+
+/// Work started on another thread, which the test's thread waits for.
+final class MatrixPending: Sendable {
+    private let done = MatrixFlag()
+    private let wake = DispatchSemaphore(value: 0)
+
+    var isDone: Bool { done.isSet }
+
+    /// The work has returned.
+    func finish() {
+        done.set()
+        wake.signal()
+    }
+
+    /// Waits until the work has returned, running `between` (which moves virtual clocks on) and
+    /// the main run loop meanwhile. Returns `false` after `limit` seconds.
+    func wait(limit: TimeInterval = MatrixWait.limit, between: () -> Void = {}) -> Bool {
+        MatrixWait.until({ done.isSet }, wake: wake, limit: limit, between: between)
+    }
+}
+
 /// How far a cell running in its context has got.
 final class MatrixProgress: Sendable {
     let roundsRun = Atomic<Int>(0)
@@ -137,21 +188,29 @@ enum MatrixThreads {
     /// The scheduler of the `TestScheduler` context.
     static let clock = TestScheduler()
 
-    private static let workers = Lock<(subscriber: PlainWorker, disposer: PlainWorker)>(
-        (PlainWorker(name: "thread matrix subscriber"), PlainWorker(name: "thread matrix disposer"))
-    )
+    private static let workers = Lock<(subscriber: PlainWorker, disposer: PlainWorker, sender: PlainWorker)>((
+        PlainWorker(name: "thread matrix subscriber"),
+        PlainWorker(name: "thread matrix disposer"),
+        PlainWorker(name: "thread matrix sender")
+    ))
 
     /// The plain thread of the plain-thread context.
     static var subscriber: PlainWorker { workers.withLock { $0.subscriber } }
 
-    /// The plain thread that disposes while the context sends, in mode (a).
+    /// The plain thread that disposes while the context sends, in mode (a), and while a callback
+    /// blocks, in (d1), (d3) and (d4).
     static var disposer: PlainWorker { workers.withLock { $0.disposer } }
+
+    /// The plain thread that sends one more value into the hot source while a callback blocks,
+    /// in the blocking modes.
+    static var sender: PlainWorker { workers.withLock { $0.sender } }
 
     /// Replaces a worker stuck in a block that never returned, so that later cells can run.
     static func replace(_ worker: PlainWorker) {
         workers.withLock { workers in
             if workers.subscriber === worker { workers.subscriber = PlainWorker(name: "thread matrix subscriber") }
             if workers.disposer === worker { workers.disposer = PlainWorker(name: "thread matrix disposer") }
+            if workers.sender === worker { workers.sender = PlainWorker(name: "thread matrix sender") }
         }
     }
 
@@ -200,6 +259,10 @@ public enum MatrixWait {
     /// How long any one wait lasts before the matrix reports it as a hang.
     public static let limit: TimeInterval = 5
 
+    /// How long a blocked callback of the blocking modes waits for the disposing thread's
+    /// `dispose()` to return before it gives up (and the round reports that dispose waited).
+    public static let blockLimit: TimeInterval = 10
+
     /// Waits for `semaphore`. Returns `false` after `limit` seconds.
     static func `for`(_ semaphore: DispatchSemaphore) -> Bool {
         self.for { semaphore.wait(timeout: $0) }
@@ -225,7 +288,12 @@ public enum MatrixWait {
     /// Waits until `condition` holds. Between two looks it waits a little for `wake` (signalled
     /// by whatever may make the condition true), runs `between` (which moves virtual clocks on),
     /// and spins the main run loop. Returns `false` after `limit` seconds.
-    static func until(_ condition: () -> Bool, wake: DispatchSemaphore? = nil, between: () -> Void = {}) -> Bool {
+    static func until(
+        _ condition: () -> Bool,
+        wake: DispatchSemaphore? = nil,
+        limit: TimeInterval = limit,
+        between: () -> Void = {}
+    ) -> Bool {
         let deadline = DispatchTime.now() + limit
         while !condition() {
             if DispatchTime.now() > deadline { return condition() }

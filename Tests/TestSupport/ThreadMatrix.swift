@@ -6,12 +6,15 @@ import Synchronization
 
 /// The thread-context matrix of issue 15: every row (an operator, a subject, a multicast form…)
 /// subscribed from every ``MatrixContext``, over a synchronous and a hot source, then ended in
-/// every ``MatrixMode``, for ``rounds`` rounds each.
+/// every ``MatrixMode``, for ``rounds`` rounds each (``blockingRounds`` in the blocking modes).
 ///
 /// Each round checks that nothing crashed, the exact events (or, when disposed from another
 /// thread, an in-order prefix of them), the grammar (at most one terminal event, nothing after
-/// it, callbacks never overlapping), that no callback started after `dispose()` returned, and
-/// that the subscriber's closures, the source and the signal under test were all freed.
+/// it, callbacks never overlapping), that no callback started after `dispose()` returned (but
+/// the one past the final check, if it was not blocked until then), and that the subscriber's
+/// closures, the source and the signal under test were all freed. In the blocking modes it also
+/// checks that `dispose()` returned while a callback of the subscription was blocked until it
+/// had (`dispose()`, `subscribe` and deinits never wait for a callback).
 ///
 /// ```swift
 /// let rows = [MatrixRow("map", { $0.map { $0 * 10 } },
@@ -22,6 +25,12 @@ import Synchronization
 public enum ThreadMatrix {
     /// Rounds per cell (row, context, source, mode).
     public static let rounds = 100
+
+    /// Rounds per cell in the blocking modes (d1)-(d4), each of which blocks a thread until
+    /// another has disposed: fewer, as they cost more, and enough for every combination of
+    /// their variants (a `Subscriber` or closures, which object holds the last reference or
+    /// how the other subscription is reached, the first event blocked or a later one).
+    public static let blockingRounds = 8
 
     /// What both sources send: the synchronous one then completes, the hot one never ends.
     public static let sourceValues = [1, 2, 3]
@@ -52,7 +61,7 @@ public enum ThreadMatrix {
         rounds: Int = rounds,
         contexts: [MatrixContext] = MatrixContext.threadContexts,
         sources: [MatrixSource] = MatrixSource.allCases,
-        modes: [MatrixMode] = MatrixMode.allCases
+        modes: [MatrixMode] = MatrixMode.selected
     ) -> [String] {
         precondition(Thread.isMainThread, "the thread matrix runs on the main thread")
         let timing = ProcessInfo.processInfo.environment["THREAD_MATRIX_TIMES"] != nil
@@ -63,22 +72,30 @@ public enum ThreadMatrix {
                 for source in sources {
                     for mode in modes {
                         let start = Date()
+                        let cellRounds = mode.isBlocking ? min(rounds, blockingRounds) : rounds
                         let runCell: @Sendable (MatrixProgress?) -> String? = { progress in
-                            for round in 0..<rounds {
+                            for round in 0..<cellRounds {
                                 let cell = MatrixCell(context: context, source: source, mode: mode, round: round)
                                 progress?.roundsRun.add(1, ordering: .relaxed)
                                 if row.exclusions.contains(where: { $0.excludes(cell) }) { continue }
-                                if let failure = row.runRound(cell) { return "\(row.name) | \(cell): \(failure)" }
+                                if let failure = row.runRound(cell, row.endsOnlyWhenLetGo) { return "\(row.name) | \(cell): \(failure)" }
                             }
                             return nil
                         }
-                        if let failure = context.runsWholeCells ? context.runWholeCell(runCell) : runCell(nil) {
+                        let wholeCell = context.runsWholeCells && !mode.isBlocking
+                        if let failure = wholeCell ? context.runWholeCell(runCell) : runCell(nil) {
                             failures.append(failure)
                         }
                         if timing {
                             print("thread matrix: \(row.name) | \(context), \(source), \(mode): \(Int(Date().timeIntervalSince(start) * 1_000)) ms")
                         }
                     }
+                }
+            }
+            let notApplicable = MatrixNotApplicable.take()
+            if timing {
+                for (reason, count) in notApplicable.sorted(by: { $0.key < $1.key }) {
+                    print("thread matrix: \(row.name): blocking rounds: \(reason): \(count)")
                 }
             }
         }
@@ -133,7 +150,59 @@ public enum MatrixMode: String, CaseIterable, Sendable, CustomStringConvertible 
     /// expected events, then everything is freed.
     case letGo = "(c) let go of without disposal"
 
+    // The blocking mode (d): a callback of the subscription (the first event's, or in some rounds
+    // a later one's) does not return until the disposing thread's `dispose()` has returned.
+    // `dispose()` must return meanwhile (the callback gives up after `MatrixWait.blockLimit` and
+    // the round reports that dispose waited for it), no callback may start after it returned
+    // (the blocked one was the one past the final check), the events are exactly the expected
+    // ones up to the blocked one, and everything is freed once the blocked callback returns.
+    // With the hot source, another plain thread sends one more value into it meanwhile (its send
+    // may wait, as senders do, but must return, and the value must not reach the subscription).
+    // See `MatrixBlocker`. A round whose callback cannot block (it runs inside the
+    // `subscribe(next:)` whose disposable would end it, or on the main thread in (d2)) is not
+    // counted; `THREAD_MATRIX_TIMES` prints how many were not, per row.
+
+    /// (d1) A plain thread disposes while the callback blocks until its `dispose()` has returned;
+    /// in rounds 2 and 3 of every 4 it first subscribes to the signal under test again (a
+    /// subscription it disposes after), which must not wait for the callback either.
+    case blockedDisposedFromAnotherThread = "(d1) blocked callback, disposed from another thread"
+    /// (d2) The main thread disposes while the callback, on another thread, does
+    /// `DispatchQueue.main.sync {}` (with a deadline: it returns only once the main thread's
+    /// `dispose()` has returned and the main thread runs its queue again); in rounds 2 and 3 of
+    /// every 4, inside the callback of another subscription that the main thread delivers (a
+    /// "Cancel" tap). Not applicable where that callback runs on the main thread.
+    case blockedDisposedFromTheMainThread = "(d2) callback in DispatchQueue.main.sync, disposed from the main thread"
+    /// (d3) A plain thread disposes inside the callback of another, unrelated subscription that
+    /// it is delivering, while the callback blocks until that `dispose()` has returned.
+    case blockedDisposedInsideAnotherCallback = "(d3) blocked callback, disposed inside another subscription's callback"
+    /// (d4) A plain thread lets go of the last reference to a `ScopedDisposable` or to an owner
+    /// object holding one, whose deinit disposes, while the callback blocks until that release
+    /// has returned.
+    case blockedLastReferenceReleased = "(d4) blocked callback, last reference to a ScopedDisposable released"
+
     public var description: String { rawValue }
+
+    /// Whether this is one of the blocking modes (d1)-(d4).
+    public var isBlocking: Bool {
+        switch self {
+        case .disposedFromAnotherThread, .disposedInsideCallback, .letGo: false
+        case .blockedDisposedFromAnotherThread, .blockedDisposedFromTheMainThread,
+             .blockedDisposedInsideAnotherCallback, .blockedLastReferenceReleased: true
+        }
+    }
+
+    /// The blocking modes (d1)-(d4).
+    public static let blocking: [MatrixMode] = allCases.filter(\.isBlocking)
+
+    /// The modes a run covers: all of them, unless the environment variable `THREAD_MATRIX_MODES`
+    /// says `blocking` (only (d1)-(d4)) or `nonblocking` (only (a)-(c)), for running a part.
+    public static var selected: [MatrixMode] {
+        switch ProcessInfo.processInfo.environment["THREAD_MATRIX_MODES"] {
+        case "blocking": blocking
+        case "nonblocking": allCases.filter { !$0.isBlocking }
+        default: allCases
+        }
+    }
 }
 
 /// One round of one row: where, over which source, ended how.
@@ -144,16 +213,44 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
     public let round: Int
 
     public var description: String {
-        "\(context), \(source), \(mode), round \(round) (\(usesSubscriber ? "a Subscriber" : "closures"))"
+        var variant = usesSubscriber ? "a Subscriber" : "closures"
+        if mode.isBlocking {
+            variant += blocksALaterEvent ? ", a later event blocked" : ", the first event blocked"
+            if mode == .blockedDisposedFromAnotherThread, takesTheVariant {
+                variant += ", subscribed again first"
+            }
+            if mode == .blockedDisposedFromTheMainThread, takesTheVariant {
+                variant += ", inside another subscription's callback"
+            }
+            if mode == .blockedDisposedInsideAnotherCallback {
+                variant += takesTheVariant ? ", the other through map" : ", the other a pipe"
+            }
+            if mode == .blockedLastReferenceReleased {
+                variant += takesTheVariant ? ", an owner's" : ", the ScopedDisposable's own"
+            }
+        }
+        return "\(context), \(source), \(mode), round \(round) (\(variant))"
     }
 
     /// Whether the whole cell runs in its context, so that a round's steps run here rather than
-    /// being sent there one by one.
-    var runsInItsContext: Bool { context.runsWholeCells }
+    /// being sent there one by one. Never in the blocking modes, whose rounds the test's thread
+    /// drives (in (d2) it is the disposing thread).
+    var runsInItsContext: Bool { context.runsWholeCells && !mode.isBlocking }
 
     /// Odd rounds subscribe a `Subscriber` (whose disposable exists before `subscribe` returns),
     /// even ones closures; mode (b) always needs the subscriber.
     public var usesSubscriber: Bool { mode == .disposedInsideCallback || round % 2 == 1 }
+
+    /// Whether a blocking round takes its mode's variant (rounds 2 and 3 of every 4): in (d1),
+    /// the disposing thread subscribes again first; in (d2), the main thread disposes inside the
+    /// callback of another subscription that it delivers; in (d3), the other subscription's
+    /// callback is reached through an operator; in (d4), the last reference let go of is an
+    /// owner object's rather than the `ScopedDisposable`'s own.
+    var takesTheVariant: Bool { round / 2 % 2 == 1 }
+
+    /// In the blocking modes, whether the callback that blocks is a later event's (rounds 4-7
+    /// of every 8) rather than the first's.
+    var blocksALaterEvent: Bool { round / 4 % 2 == 1 }
 }
 
 /// A row of the matrix: how to make the signal under test from a source, and the events it must
@@ -161,8 +258,10 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
 /// checked).
 public struct MatrixRow: Sendable {
     public let name: String
-    let runRound: @Sendable (MatrixCell) -> String?
+    let runRound: @Sendable (MatrixCell, _ endsOnlyWhenLetGo: Bool) -> String?
     fileprivate(set) var exclusions: [Exclusion] = []
+    /// Whether the expected terminal event comes only once the matrix lets go of the row.
+    fileprivate(set) var endsOnlyWhenLetGo = false
 
     struct Exclusion: Sendable {
         let cells: String
@@ -182,8 +281,10 @@ public struct MatrixRow: Sendable {
         hot: [Event<Value, Failure>]?
     ) {
         self.name = name
-        runRound = { cell in
-            MatrixRound(transform, expected: cell.source == .synchronous ? sync : hot, cell: cell).run()
+        runRound = { cell, endsOnlyWhenLetGo in
+            MatrixRound(
+                transform, expected: cell.source == .synchronous ? sync : hot, cell: cell, endsOnlyWhenLetGo: endsOnlyWhenLetGo
+            ).run()
         }
     }
 
@@ -197,6 +298,15 @@ public struct MatrixRow: Sendable {
     ) -> MatrixRow {
         var row = self
         row.exclusions.append(Exclusion(cells: cells, reason: reason, excludes: excludes))
+        return row
+    }
+
+    /// The row, whose expected terminal event comes only once the matrix lets go of it (a
+    /// command or a cell that ends its signals when released): the blocking modes, which hold
+    /// on to the row until the blocked callback has returned, never block that event.
+    public func endingOnlyWhenLetGo() -> MatrixRow {
+        var row = self
+        row.endsOnlyWhenLetGo = true
         return row
     }
 }

@@ -6,7 +6,8 @@ import XCTest
 
 /// The signals made from async work in the thread matrix: subscribed from every context (a
 /// `Task` too), then
-/// disposed from another thread, inside their first callback, or let go of. Their events come
+/// disposed from another thread, inside their first callback, or let go of, and the blocking
+/// modes; and the loops over `values` in the blocking modes, ended by cancelling their task. Their events come
 /// from a task, so the matrix waits for them (as it does for the rows that hop schedulers).
 ///
 /// Over the synchronous source only: these signals subscribe to their source from their task,
@@ -40,6 +41,41 @@ final class AsyncThreadMatrixTests: XCTestCase {
             }, sync: [.next(1), .next(2), .error(.second)], hot: nil),
         ]
         for failure in ThreadMatrix.failures(of: rows, contexts: MatrixContext.allCases, sources: [.synchronous]) {
+            XCTFail(failure)
+        }
+    }
+
+    /// The consuming side of the bridge in the matrix's blocking modes: a task's `for await`
+    /// loop over `values`, whose body blocks until the task's cancellation (from another thread,
+    /// from the main thread while the body is in `DispatchQueue.main.sync`, inside another
+    /// subscription's callback, or by releasing the last reference to a `ScopedDisposable` of
+    /// it) has returned (see `AsyncLoopMatrix` for what each round checks).
+    func testAsyncLoopsBlockedUntilTheirTaskIsCancelled() {
+        let rows = [
+            AsyncLoopRow("for try await in values") { signal, body, _ in
+                do { for try await value in signal.values { body(value) } } catch {}
+            },
+            AsyncLoopRow("for try await in values(bufferingPolicy: .bufferingOldest(3))") { signal, body, _ in
+                do { for try await value in signal.values(bufferingPolicy: .bufferingOldest(3)) { body(value) } } catch {}
+            },
+            AsyncLoopRow("for try await in values(bufferingPolicy: .bufferingNewest(1))", getsEveryValue: false) { signal, body, _ in
+                do { for try await value in signal.values(bufferingPolicy: .bufferingNewest(1)) { body(value) } } catch {}
+            },
+            AsyncLoopRow("for try await in values(bufferingPolicy: .bufferingOldest(1))", getsEveryValue: false) { signal, body, _ in
+                do { for try await value in signal.values(bufferingPolicy: .bufferingOldest(1)) { body(value) } } catch {}
+            },
+            AsyncLoopRow("for await in values of a signal that cannot fail") { signal, body, _ in
+                for await value in signal.catch(to: Signal<Int, Never>.empty).values { body(value) }
+            },
+            AsyncLoopRow("an iterator's next() in a while loop") { signal, body, _ in
+                var iterator = signal.values.makeAsyncIterator()
+                while let value = try? await iterator.next() { body(value) }
+            },
+            AsyncLoopRow("for try await in values of map and deliver(on:)") { signal, body, _ in
+                do { for try await value in signal.map({ $0 }).deliver(on: ThreadMatrix.queue).values { body(value) } } catch {}
+            },
+        ]
+        for failure in AsyncLoopMatrix.failures(of: rows) {
             XCTFail(failure)
         }
     }
