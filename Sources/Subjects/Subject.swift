@@ -40,7 +40,8 @@ import Signals
 /// subject.sendNext(1)       // prints 1
 /// ```
 ///
-/// A send costs one compare-and-swap and a plain call per subscriber.
+/// A send costs four atomic operations (taking and leaving the delivering role, starting and ending
+/// the walk of the subscribers) and a plain call per subscriber.
 ///
 /// RAC 2.5: `RACSubject`, `+subject`.
 public class Subject<Value, Failure: Error>: Signal<Value, Failure>, SubscriberProtocol, @unchecked Sendable {
