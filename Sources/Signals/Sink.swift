@@ -207,8 +207,11 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
     /// marks it ended.
     private func begin() -> Bool {
         if let handle {
-            if handle.isDisposed { return false }
-            handle.markEnded()
+            // Won against a `dispose()`: the subscription has ended, and the handle lets go of
+            // the upstream subscription, which may hold this sink (an operator's sink that is also
+            // the disposable handed downstream).
+            guard handle.markDisposed() else { return false }
+            handle.dropUpstream()
         }
         markEnded()
         return true
@@ -266,6 +269,13 @@ package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
     package func adopt(_ subscription: Disposable?) {
         guard let subscription else { return }
         keep(subscription, attached: false)
+    }
+
+    /// Lets go of the upstream subscription without disposing it: for the terminal event, by the
+    /// caller that won `markDisposed()`.
+    package func dropUpstream() {
+        attached = nil
+        returned = nil
     }
 
     /// Ends the subscription: no callback starts after this returns; the upstream subscription is
