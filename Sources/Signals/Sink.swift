@@ -239,29 +239,34 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
 /// keeps this disposable.
 @usableFromInline
 package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
-    // The upstream subscription, as attached and as returned by the signal. Both are written
-    // inside `subscribe`, before it returns this disposable (a producer attaches its sink before
-    // it returns), so before anyone can dispose it; `dispose()` takes them once it has won
-    // `markDisposed()`. So they need no lock.
-    @exclusivity(unchecked) private var attached: Disposable?
-    @exclusivity(unchecked) private var returned: Disposable?
+    /// The upstream subscription, as attached and as returned by the signal. Under a lock: the
+    /// terminal event may let go of it on another thread while `subscribe` is still keeping what
+    /// the signal returned.
+    private let upstream = Lock(Upstream())
 
     @usableFromInline
     package override init() {
         super.init()
     }
 
-    /// Keeps `subscription`, to dispose it with this one. Inside `subscribe`, before this
-    /// disposable is handed out.
+    /// Keeps `subscription`, to dispose it with this one, unless this one has ended (then
+    /// disposes it, unless it has ended too).
     ///
     /// - Parameter isAttached: Whether the sink was attached to it (else the signal returned it;
     ///   a producer that ended at once may have attached nothing).
     package func keep(_ subscription: Disposable, attached isAttached: Bool) {
-        if isAttached {
-            attached = subscription
-        } else if attached !== subscription {
-            returned = subscription
+        let accepted = upstream.withLock { upstream -> Bool in
+            // `dispose()` and `dropUpstream()` mark before they lock, so a mark they have not
+            // yet seen reads true here.
+            if isDisposed { return false }
+            if isAttached {
+                upstream.attached = subscription
+            } else if upstream.attached !== subscription {
+                upstream.returned = subscription
+            }
+            return true
         }
+        if !accepted, !subscription.isDisposed { subscription.dispose() }
     }
 
     /// Keeps what subscribing returned (see ``keep(_:attached:)``).
@@ -274,19 +279,32 @@ package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
     /// Lets go of the upstream subscription without disposing it: for the terminal event, by the
     /// caller that won `markDisposed()`.
     package func dropUpstream() {
-        attached = nil
-        returned = nil
+        let dropped = upstream.withLock { upstream in
+            defer { upstream = Upstream() }
+            return upstream
+        }
+        // Released outside the lock: a deinit may run user code.
+        withExtendedLifetime(dropped) {}
     }
 
     /// Ends the subscription: no callback starts after this returns; the upstream subscription is
     /// disposed on this thread.
     package override func dispose() {
         guard markDisposed() else { return }
-        let attached = attached.take()
-        let returned = returned.take()
-        attached?.dispose()
-        returned?.dispose()
+        let taken = upstream.withLock { upstream in
+            defer { upstream = Upstream() }
+            return upstream
+        }
+        taken.attached?.dispose()
+        taken.returned?.dispose()
     }
+}
+
+/// The upstream subscription of a ``SubscriptionDisposable``. Not generic, so that locking it costs
+/// no metadata lookup.
+private struct Upstream {
+    var attached: Disposable?
+    var returned: Disposable?
 }
 
 /// Feeds a public ``SubscriberProtocol`` (a subject, a hand-made subscriber); lets go of it when
