@@ -53,12 +53,7 @@ public enum AsyncLoopMatrix {
                     }
                 }
             }
-            let tally = MatrixNotApplicable.take()
-            if timing {
-                for (reason, count) in tally.sorted(by: { $0.key < $1.key }) {
-                    print("async loop matrix: \(row.name): blocking rounds: \(reason): \(count)")
-                }
-            }
+            MatrixNotApplicable.report("async loop matrix", row: row.name, printing: timing)
         }
         return failures
     }

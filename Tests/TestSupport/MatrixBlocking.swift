@@ -201,4 +201,13 @@ enum MatrixNotApplicable {
             return counts
         }
     }
+
+    /// Takes the tally of `row` and, when `printing`, prints it line by line after `label`.
+    static func report(_ label: String, row: String, printing: Bool) {
+        let tally = take()
+        guard printing else { return }
+        for (reason, count) in tally.sorted(by: { $0.key < $1.key }) {
+            print("\(label): \(row): blocking rounds: \(reason): \(count)")
+        }
+    }
 }

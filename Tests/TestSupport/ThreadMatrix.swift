@@ -92,12 +92,7 @@ public enum ThreadMatrix {
                     }
                 }
             }
-            let notApplicable = MatrixNotApplicable.take()
-            if timing {
-                for (reason, count) in notApplicable.sorted(by: { $0.key < $1.key }) {
-                    print("thread matrix: \(row.name): blocking rounds: \(reason): \(count)")
-                }
-            }
+            MatrixNotApplicable.report("thread matrix", row: row.name, printing: timing)
         }
         return failures
     }
