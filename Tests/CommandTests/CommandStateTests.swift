@@ -5,7 +5,7 @@ import XCTest
 
 /// The command's state machine on its own, with no thread and no main queue: what each change
 /// queues for the main thread.
-final class CommandStateTests: XCTestCase {
+final class CommandStateTests: LeakCheckedTestCase {
     private typealias State = CommandState<Int, TestError>
 
     /// The pending events, in a form that compares.

@@ -10,7 +10,7 @@ import TestSupport
 import XCTest
 
 /// `execute` from every thread, racing itself, and the exact events each signal sends.
-final class ExecuteTests: XCTestCase {
+final class ExecuteTests: LeakCheckedTestCase {
     /// Where `execute` may be called: the thread contexts of the thread matrix.
     private enum Context: CaseIterable {
         case mainThread, plainThread, globalQueue, queueScheduler

@@ -7,7 +7,7 @@ import XCTest
 
 /// A command whose own signals feed back into it: its enabled signal made from `executing`, and
 /// executions started from its signals' callbacks. Nothing deadlocks, loops or reorders.
-final class FeedbackTests: XCTestCase {
+final class FeedbackTests: LeakCheckedTestCase {
     func testExecutingFedBackIntoEnabled_neitherDeadlocksNorLoops() {
         let enabledInput = Subject<Bool, Never>()
         let command = Command<Int, Int, Never>(enabled: enabledInput) { .return($0) }

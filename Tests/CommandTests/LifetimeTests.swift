@@ -9,7 +9,7 @@ import XCTest
 
 /// What a command leaves alive once released: nothing, once the main queue has sent its last
 /// events; an execution still running keeps only itself and its subscribers.
-final class LifetimeTests: XCTestCase {
+final class LifetimeTests: LeakCheckedTestCase {
     /// Weak references to the command's core and the subjects behind its signals.
     private struct Parts {
         let core: WeakReference<CommandCore<Int, TestError>>

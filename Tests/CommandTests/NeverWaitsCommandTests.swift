@@ -12,7 +12,7 @@ import XCTest
 /// syncs onto that queue. The release (whose deinit disposes the enabled subscription) returns, so
 /// the sync does; the enabled signal's map does not run for the change after the release returned;
 /// and the command and its core are freed.
-final class NeverWaitsCommandTests: XCTestCase {
+final class NeverWaitsCommandTests: LeakCheckedTestCase {
     /// Where the command lives until the queue lets go of it.
     private final class CommandBox: @unchecked Sendable {
         private let lock = NSLock()

@@ -8,7 +8,7 @@ import XCTest
 
 /// RAC 2.5's `RACCommandSpec`, example by example, with the Swift spellings. Every test runs on
 /// the main thread and waits by running the main run loop.
-final class RACCommandSpecTests: XCTestCase {
+final class RACCommandSpecTests: LeakCheckedTestCase {
     private func makeReturningCommand() -> Command<Int?, Int?, TestError> {
         Command { .return($0) }
     }

@@ -11,7 +11,7 @@ import XCTest
 
 /// A hostile review of `Command`, part two: ordering, exact sequences, lifetimes and disposal
 /// from inside callbacks; each a small repro, cleaned up as in ``ReviewTests``.
-final class ReviewOrderingTests: XCTestCase {
+final class ReviewOrderingTests: LeakCheckedTestCase {
     // MARK: - Ordering
 
     /// The caller's enabled signal sends `false` on another thread while init runs: `enabled`'s

@@ -12,7 +12,7 @@ import XCTest
 /// A hostile review of `Command`, part one: huge numbers, release and execute from inside every
 /// callback, and deadlocks; each a small repro. Subscriptions whose closures reach the command are
 /// disposed (or the command let go of through a ``Holder``) before the test ends.
-final class ReviewTests: XCTestCase {
+final class ReviewTests: LeakCheckedTestCase {
     // MARK: - Huge numbers
 
     /// 100,000 executions queued before the main queue runs: the drain must yield to other

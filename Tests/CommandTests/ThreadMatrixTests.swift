@@ -14,7 +14,7 @@ import XCTest
 /// between its steps, when the hot source has sent its values, so the replay keeps them, and the
 /// execution ends after them with either source. Each row's command lives as long as the signal
 /// under test: letting go of that releases the command, and its signals complete.
-final class ThreadMatrixTests: XCTestCase {
+final class ThreadMatrixTests: LeakCheckedTestCase {
     func testCommand() {
         assertMatrix([
             row("Command.execute", { source in

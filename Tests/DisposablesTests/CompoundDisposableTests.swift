@@ -2,7 +2,7 @@ import Disposables
 import TestSupport
 import XCTest
 
-final class CompoundDisposableTests: XCTestCase {
+final class CompoundDisposableTests: LeakCheckedTestCase {
     func testDispose_runsItsBlockFirstThenEveryChildInOrder() {
         // RAC 2.5's `+disposableWithBlock:` makes the block the compound's first child.
         let log = Recorder<String>()

@@ -2,7 +2,7 @@ import Disposables
 import TestSupport
 import XCTest
 
-final class DisposableTests: XCTestCase {
+final class DisposableTests: LeakCheckedTestCase {
     func testDispose_runsActionOnceAndMarksDisposed() {
         let runs = Counter()
         let disposable = Disposable { runs.increment() }

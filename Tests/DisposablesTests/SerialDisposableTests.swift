@@ -2,7 +2,7 @@ import Disposables
 import TestSupport
 import XCTest
 
-final class SerialDisposableTests: XCTestCase {
+final class SerialDisposableTests: LeakCheckedTestCase {
     func testSwap_returnsOldWithoutDisposingIt() {
         let first = Disposable()
         let second = Disposable()

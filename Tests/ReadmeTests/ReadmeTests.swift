@@ -7,13 +7,14 @@ import Signals
 import Subjects
 import Synchronization
 import Tuples
+import TestSupport
 import XCTest
 
 /// The README's examples, verbatim, with checks of what their comments claim.
 ///
 /// `testReadme_everyExampleIsCompiledHere` keeps the two in step: each ```swift block of the
 /// README must appear, line for line, in this file.
-final class ReadmeTests: XCTestCase {
+final class ReadmeTests: LeakCheckedTestCase {
     func testTuples() throws {
         // README: Tuples
         let tuple = Tuple("Ada", 36, nil)

@@ -27,7 +27,7 @@ private final class QueueExecutor: SerialExecutor {
     }
 }
 
-final class ActorSchedulerTests: XCTestCase {
+final class ActorSchedulerTests: LeakCheckedTestCase {
     /// Waits, off the main thread's run loop, until `scheduler` has run everything scheduled so far.
     private func settle(_ scheduler: Scheduler) {
         let done = DispatchSemaphore(value: 0)

@@ -6,7 +6,7 @@ import XCTest
 
 /// The state machine behind `QueueScheduler`'s dated blocks, without threads or a clock: the
 /// tests play the scheduler, passing the time and running what it hands out.
-final class DatedQueueTests: XCTestCase {
+final class DatedQueueTests: LeakCheckedTestCase {
     func testDatedQueue_sameDateRunsInTheOrderScheduled() {
         var queue = DatedQueue()
         let blocks = (0..<5).map { _ in ScheduledAction(work: {}) }

@@ -26,7 +26,7 @@ private enum Context {
 
 /// Review of issue 18's `ActorScheduler`: reentrant actors, let go with blocks pending, disposal
 /// from inside blocks.
-final class Review18ActorSchedulerTests: XCTestCase {
+final class Review18ActorSchedulerTests: LeakCheckedTestCase {
     private func settle(_ scheduler: Scheduler) {
         let done = DispatchSemaphore(value: 0)
         scheduler.schedule { done.signal() }

@@ -4,7 +4,7 @@ import Schedulers
 import TestSupport
 import XCTest
 
-final class ScheduleRecursiveTests: XCTestCase {
+final class ScheduleRecursiveTests: LeakCheckedTestCase {
     func testImmediate_aMillionSynchronousReschedulesComplete() {
         let runs = Counter()
         let disposable = Scheduler.immediate.scheduleRecursive { reschedule in

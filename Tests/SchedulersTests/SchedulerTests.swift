@@ -4,7 +4,7 @@ import Schedulers
 import TestSupport
 import XCTest
 
-final class SchedulerTests: XCTestCase {
+final class SchedulerTests: LeakCheckedTestCase {
     func testImmediate_runsInlineAndReturnsNil() {
         let log = Recorder<String>()
         let disposable = Scheduler.immediate.schedule { log.record("block") }

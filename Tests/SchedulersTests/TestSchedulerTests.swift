@@ -4,7 +4,7 @@ import Schedulers
 import TestSupport
 import XCTest
 
-final class TestSchedulerTests: XCTestCase {
+final class TestSchedulerTests: LeakCheckedTestCase {
     func testNow_startsAtAFixedDate() {
         XCTAssertEqual(TestScheduler().now, Date(timeIntervalSinceReferenceDate: 0))
         XCTAssertEqual(TestScheduler().now, TestScheduler.startDate)

@@ -11,7 +11,7 @@ import XCTest
 /// Optimized builds (the release run of CI) use those sizes. Debug builds, which the sanitizer
 /// runs are, use a tenth: on a 256 KiB stack, a hundred thousand nested calls overflow as surely
 /// as a million, and the memory bound scales with the size.
-final class DeepListTests: XCTestCase {
+final class DeepListTests: LeakCheckedTestCase {
     /// A stack this small overflows after a few thousand nested calls, so recursion per element
     /// shows at once.
     let smallStack = 256 * 1024

@@ -5,7 +5,7 @@ import XCTest
 
 /// `LazyList` itself: its constructors, head and tail, emptiness, equality, traversal and folds,
 /// as RAC 2.5's `RACSequenceSpec` and `RACSequenceExamples` describe them.
-final class LazyListTests: XCTestCase {
+final class LazyListTests: LeakCheckedTestCase {
     // MARK: - Construction, head and tail
 
     func testReturnAndEmpty() {

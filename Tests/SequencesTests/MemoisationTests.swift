@@ -5,7 +5,7 @@ import XCTest
 
 /// Memoisation shared between threads: each block runs once however many threads pull, and
 /// every thread sees the same elements. Run under ThreadSanitizer and AddressSanitizer in CI.
-final class MemoisationTests: XCTestCase {
+final class MemoisationTests: LeakCheckedTestCase {
     func testEightThreadsPullingOneHeadTailList_runEachBlockOnce() {
         for _ in 0..<50 {
             let heads = Counter()

@@ -5,7 +5,7 @@ import XCTest
 /// Every stream operator of `LazyList` against the same operation on a Swift `Array` (same
 /// elements, same order), for several inputs; then laziness (building evaluates nothing, pulling
 /// n elements evaluates what they need) and infinite lists.
-final class OperatorTests: XCTestCase {
+final class OperatorTests: LeakCheckedTestCase {
     /// Inputs every operator is checked on: empty, one element, repeats, a longer run.
     let inputs: [[Int]] = [[], [7], [1, 1, 2, 3, 3, 3, 1], Array(0..<50), [5, 4, 3, 2, 1, 0]]
 

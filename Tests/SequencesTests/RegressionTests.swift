@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// Defects found by a hostile review of `Sequences`, one test each, named after what broke.
-final class RegressionTests: XCTestCase {
+final class RegressionTests: LeakCheckedTestCase {
     // MARK: - Teardown
 
     /// Release builds: `Teardown`'s queue was drained with `_ = frame.queued.removeLast()`, and the

@@ -10,7 +10,7 @@ import XCTest
 /// `signal(on: .immediate)` sends a list's elements in bursts (the subscriber's delivery lock
 /// taken once for many elements), from a collection walked directly or from evaluated nodes;
 /// these check that it still keeps every promise of a subscription.
-final class SignalBridgeFastPathTests: XCTestCase {
+final class SignalBridgeFastPathTests: LeakCheckedTestCase {
     /// The lists of `0..<count` a signal can walk: a collection nothing evaluated, the same list
     /// evaluated in full or in part, and one pulled from an iterator.
     private func lists(_ count: Int) -> [(name: String, list: LazyList<Int>)] {

@@ -11,7 +11,7 @@ import XCTest
 /// step, disposal stops the walk) and `Signal.lazyList` (one subscription, made when the list is,
 /// into a buffer; `head` waits; an error ends the list), under `TestScheduler` and from the main
 /// thread, a plain `Thread` and a `QueueScheduler` block, released early.
-final class SignalBridgeTests: XCTestCase {
+final class SignalBridgeTests: LeakCheckedTestCase {
     // MARK: - signal(on:)
 
     func testSignalOn_sendsOneElementPerSchedulerStep() {

@@ -13,7 +13,7 @@ import XCTest
 /// wait for a fourth value forever), and walks the list on a background scheduler: walked on the
 /// subscribing thread, it would wait there for the values the context sends once `subscribe`
 /// has returned, as `head` is documented to.
-final class ThreadMatrixTests: XCTestCase {
+final class ThreadMatrixTests: LeakCheckedTestCase {
     func testListSignals() {
         let done: [Event<Int, Never>] = [.next(1), .next(2), .next(3), .completed]
         assertMatrix([

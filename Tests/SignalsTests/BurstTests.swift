@@ -8,7 +8,7 @@ import XCTest
 
 /// `Subscriber.sendNexts`: values sent in bursts that own the delivery lock for many values keep
 /// every promise of a `sendNext` per value.
-final class BurstTests: XCTestCase {
+final class BurstTests: LeakCheckedTestCase {
     /// A place for a create block to leave its subscriber, for the callbacks and other threads.
     private final class SubscriberBox: Sendable {
         private let stored = Mutex<Subscriber<Int, Never>?>(nil)

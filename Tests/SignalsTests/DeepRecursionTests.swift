@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// Signal counts that would overflow the stack if each signal nested a call.
-final class DeepRecursionTests: XCTestCase {
+final class DeepRecursionTests: LeakCheckedTestCase {
     func testConcat_aMillionSynchronousSignals() {
         let signals = (0..<1_000_000).map { Signal<Int, Never>.return($0) }
         let sum = Counter()

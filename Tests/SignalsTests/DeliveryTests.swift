@@ -8,7 +8,7 @@ import XCTest
 
 /// How a thread that is delivering an event deals with subscribers that another thread is
 /// delivering to: it never waits for them, and still keeps order and delivers everything.
-final class DeliveryTests: XCTestCase {
+final class DeliveryTests: LeakCheckedTestCase {
     func testNestedSendsToABusySubscriber_areDeliveredInOrderBeforeTheOutermostSendReturns() {
         let (busy, busyInput) = Signal<Int, Never>.pipe()
         let (outer, outerInput) = Signal<Int, Never>.pipe()

@@ -8,7 +8,7 @@ import XCTest
 
 /// The promises of delivery and disposal, each tried the way a hostile user would: one test per
 /// failure found in the core (issue 8), each reproducing it first.
-final class GuaranteeTests: XCTestCase {
+final class GuaranteeTests: LeakCheckedTestCase {
     // MARK: 1. A deferred signal subscribed off a scheduler keeps its inner subscription.
 
     func testDefer_offAScheduler_disposalReachesTheInnerSubscription() {

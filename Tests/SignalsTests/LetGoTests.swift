@@ -8,7 +8,7 @@ import XCTest
 
 /// What happens when a hot signal's input is let go of while subscriptions to it are live, and
 /// while work for it is put off on another thread (issue 15, defects 1 to 3).
-final class LetGoTests: XCTestCase {
+final class LetGoTests: LeakCheckedTestCase {
     /// Defect 1: releasing a subscriber from inside `DeliveryContext.runDeferred` appended to the
     /// list of retired objects while that list was being emptied: a double free in every
     /// optimized build (CI's release run catches it).
@@ -115,7 +115,7 @@ final class LetGoTests: XCTestCase {
 }
 
 /// Found by trying to break the fixes above as a hostile user would (issue 15's review).
-final class LetGoReviewTests: XCTestCase {
+final class LetGoReviewTests: LeakCheckedTestCase {
     /// Signals whose subscription held the hot signal it was subscribed to, through the list of
     /// the signals a concat still had to subscribe to.
     func testConcatenationsOfALetGoPipe_releaseWhatTheyCaptured() {

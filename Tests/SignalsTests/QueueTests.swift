@@ -1,7 +1,8 @@
 @testable import Signals
+import TestSupport
 import XCTest
 
-final class QueueTests: XCTestCase {
+final class QueueTests: LeakCheckedTestCase {
     func testQueue_firstInFirstOutAcrossWrapsAndGrowth() {
         var queue = Queue<Int>()
         var expected: [Int] = []

@@ -5,7 +5,7 @@ import Schedulers
 import TestSupport
 import XCTest
 
-final class SignalTests: XCTestCase {
+final class SignalTests: LeakCheckedTestCase {
     func testCreate_sendsValuesThenCompletes() {
         let source = TestSource([1, 2, 3])
         let recorder = source.signal.record()
@@ -267,7 +267,7 @@ final class SubscriberBox<Value, Failure: Error>: @unchecked Sendable {
     }
 }
 
-final class SubscriberTests: XCTestCase {
+final class SubscriberTests: LeakCheckedTestCase {
     func testDidSubscribe_subscriptionThatEndsIsLetGo() {
         let subscriber = Subscriber<Int, TestError>()
         weak var weakSubscription: CompoundDisposable?

@@ -17,7 +17,7 @@ import XCTest
 /// Not here: `Signal.interval` and the other constructors that take no source (their own tests
 /// cover them), the blocking forms (`first()`, `toArray()`, `waitUntilCompleted()`…, which wait
 /// rather than subscribe), and precondition failures.
-final class ThreadMatrixTests: XCTestCase {
+final class ThreadMatrixTests: LeakCheckedTestCase {
     override func setUp() {
         super.setUp()
         SignalLog.sink = { _ in }

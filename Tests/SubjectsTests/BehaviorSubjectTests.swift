@@ -3,7 +3,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-final class BehaviorSubjectTests: XCTestCase {
+final class BehaviorSubjectTests: LeakCheckedTestCase {
     func testBehavior_sendsTheInitialValueOnSubscription() {
         let subject = BehaviorSubject<Int, TestError>(value: 0)
         XCTAssertEqual(subject.record().events, [.next(0)])

@@ -6,7 +6,7 @@ import XCTest
 
 private struct ChannelError: Error {}
 
-final class ChannelTests: XCTestCase {
+final class ChannelTests: LeakCheckedTestCase {
     func testChannel_valuesSentIntoOneTerminalArriveAtTheOther() {
         let channel = Channel<Int>()
         let leading = Recorder<Int>()

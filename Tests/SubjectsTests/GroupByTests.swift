@@ -3,7 +3,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-final class GroupByTests: XCTestCase {
+final class GroupByTests: LeakCheckedTestCase {
     /// Subscribes to every group as it arrives and records, per key, what it receives.
     private func recordGroups<Key: Hashable & Sendable, Value: Sendable>(
         _ signal: Signal<GroupedSignal<Key, Value, TestError>, TestError>

@@ -4,7 +4,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-final class MulticastConnectionTests: XCTestCase {
+final class MulticastConnectionTests: LeakCheckedTestCase {
     func testPublish_subscribesTheSourceOnlyOnConnect_andSharesIt() {
         let source = TestSource([1, 2])
         let connection = source.signal.publish()

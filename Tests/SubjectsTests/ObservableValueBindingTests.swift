@@ -38,7 +38,7 @@ private final class Source: Sendable {
     }
 }
 
-final class ObservableValueBindingTests: XCTestCase {
+final class ObservableValueBindingTests: LeakCheckedTestCase {
     // MARK: bind(from:)
 
     func testBindFrom_takesEveryValueInOrder() {

@@ -4,7 +4,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-final class ObservableValueTests: XCTestCase {
+final class ObservableValueTests: LeakCheckedTestCase {
     func testValue_readsWhatWasWritten() {
         let cell = ObservableValue(1)
         XCTAssertEqual(cell.value, 1)

@@ -5,7 +5,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-final class ReplaySubjectTests: XCTestCase {
+final class ReplaySubjectTests: LeakCheckedTestCase {
     func testReplay_sendsTheLastCapacityValuesThenGoesLive() {
         let subject = ReplaySubject<Int, TestError>(capacity: 2)
         subject.sendNext(1)

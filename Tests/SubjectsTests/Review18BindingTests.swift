@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// Review of issue 18's `ObservableValue` bindings.
-final class Review18BindingTests: XCTestCase {
+final class Review18BindingTests: LeakCheckedTestCase {
     /// Holds: many threads setting a bound cell; the follower ends on the source's last value, and
     /// sees the values in the order the source published them.
     func testBindToCell_followerEndsOnTheLastValueUnderRace() {

@@ -4,7 +4,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SubjectTests: XCTestCase {
+final class SubjectTests: LeakCheckedTestCase {
     func testSubject_everyCurrentSubscriberGetsEveryEvent() {
         let subject = Subject<Int, TestError>()
         subject.sendNext(0)

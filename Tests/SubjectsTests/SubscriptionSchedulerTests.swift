@@ -9,7 +9,7 @@ import XCTest
 
 /// Where RAC 2.5 goes through `+[RACScheduler subscriptionScheduler]`, so do the subjects: the
 /// replay of a replay or behavior subject runs on a scheduler, after `subscribe` has returned.
-final class SubscriptionSchedulerTests: XCTestCase {
+final class SubscriptionSchedulerTests: LeakCheckedTestCase {
     private func subjects() -> [(String, Subject<Int, Never>)] {
         let replay = ReplaySubject<Int, Never>()
         for value in 1...3 { replay.sendNext(value) }

@@ -20,7 +20,7 @@ import XCTest
 /// depends on timing. Those rows feed the subject "synchronously" (with a scheduler current, so
 /// the source has sent everything before the subscriber joins). "Subscribed first" means the
 /// subscriber joins before the source is subscribed (a relay made in a created signal's block).
-final class ThreadMatrixTests: XCTestCase {
+final class ThreadMatrixTests: LeakCheckedTestCase {
     func testSubjects() {
         assertMatrix([
             row("Subject, subscribed first", { source in relay(through: Subject(), from: source) },

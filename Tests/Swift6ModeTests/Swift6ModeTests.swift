@@ -4,10 +4,11 @@ import Schedulers
 import Signals
 import Subjects
 import Testing
+import TestSupport
 import XCTest
 
 /// Runs the user code of `UserCode.swift`, and checks that it needed no escape hatch.
-final class Swift6ModeTests: XCTestCase {
+final class Swift6ModeTests: LeakCheckedTestCase {
     @MainActor
     func testViewModel_bindsOnTheMainActor() async {
         let model = ProfileViewModel()
@@ -91,11 +92,14 @@ final class Swift6ModeTests: XCTestCase {
     }
 }
 
-/// A marble test in Swift Testing, as a user tests a signal of their own.
-@Test func searchIsThrottled() {
-    let scheduler = TestScheduler()
-    let typed = scheduler.createColdSignal("ab-c-----d|", values: ["a": "r", "b": "re", "c": "rea", "d": "react"])
-    let recording = scheduler.record(typed.throttle(2, on: scheduler))
-    scheduler.run()
-    #expect(recording.mismatch(expected: "-----c----(d|)", values: ["c": "rea", "d": "react"]) == nil)
+/// Marble tests in Swift Testing, as a user tests a signal of their own; each is also a leak test.
+@Suite(.serialized, .checksLiveSubscriptions)
+struct MarbleTests {
+    @Test func searchIsThrottled() {
+        let scheduler = TestScheduler()
+        let typed = scheduler.createColdSignal("ab-c-----d|", values: ["a": "r", "b": "re", "c": "rea", "d": "react"])
+        let recording = scheduler.record(typed.throttle(2, on: scheduler))
+        scheduler.run()
+        #expect(recording.mismatch(expected: "-----c----(d|)", values: ["c": "rea", "d": "react"]) == nil)
+    }
 }

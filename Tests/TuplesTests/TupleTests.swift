@@ -1,8 +1,9 @@
 import Foundation
 import Tuples
+import TestSupport
 import XCTest
 
-final class TupleTests: XCTestCase {
+final class TupleTests: LeakCheckedTestCase {
     func testInit_keepsValuesAndHolesInOrder() {
         let tuple = Tuple("foo", 5, nil)
         XCTAssertEqual(tuple.count, 3)

@@ -250,6 +250,15 @@ package class BroadcastMember: Disposable, @unchecked Sendable {
     fileprivate var nextJoining: BroadcastMember?
     fileprivate unowned(unsafe) var previousJoining: BroadcastMember?
 
+    override init() {
+        super.init()
+        DeliveryContext.current.countLive(1)
+    }
+
+    deinit {
+        DeliveryContext.current.countLive(-1)
+    }
+
     /// The member was taken out of the broadcast, disposed: cancel and let go of the sink. By
     /// whoever took it out, which no other thread can be doing.
     fileprivate func detach() {}

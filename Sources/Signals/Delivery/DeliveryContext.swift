@@ -33,6 +33,9 @@ package struct DeliveryContext {
         var isRunningDeferred = false
         /// Objects let go of inside a delivery, released once this thread has left them all.
         var retired: [AnyObject] = []
+        /// This thread's part of ``LiveCount``: serialization points made here, less those
+        /// freed here.
+        let liveCount = LiveCount.makeCounter()
     }
 
     /// Names the thread while it lives: what a ``DeliveryLock`` records as its owner.
@@ -62,6 +65,13 @@ package struct DeliveryContext {
     func defer_(for lock: AnyObject, _ work: @escaping () -> Void) {
         state.pointee.deferred.append((ObjectIdentifier(lock), work))
         state.pointee.hasDeferred = true
+    }
+
+    /// Counts a serialization point made on this thread (`+1`) or freed on it (`-1`), for
+    /// ``SignalDiagnostics/liveSubscriptionCount``.
+    @inline(__always)
+    func countLive(_ delta: Int) {
+        LiveCount.add(delta, to: state.pointee.liveCount)
     }
 
     /// Lets go of `object` once this thread has left its outermost delivery, or now when it is
@@ -163,6 +173,7 @@ package struct DeliveryContext {
     /// Frees a thread's state when the thread exits.
     fileprivate static func free(_ pointer: UnsafeMutableRawPointer) {
         let state = pointer.assumingMemoryBound(to: State.self)
+        LiveCount.retire(state.pointee.liveCount)
         state.deinitialize(count: 1)
         state.deallocate()
     }

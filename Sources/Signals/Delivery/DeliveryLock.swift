@@ -50,6 +50,11 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
 
     package override init() {
         super.init()
+        DeliveryContext.current(in: contextKey).countLive(1)
+    }
+
+    deinit {
+        DeliveryContext.current(in: contextKey).countLive(-1)
     }
 
     /// The calling thread's ``DeliveryContext``.

@@ -29,7 +29,7 @@ private actor Store {
     func snapshot() -> (items: [Int], failure: TestError?, isDone: Bool) { (items, failure, isDone) }
 }
 
-final class ActorSubscriptionTests: XCTestCase {
+final class ActorSubscriptionTests: LeakCheckedTestCase {
     /// Waits, in real time, until `condition` holds on the store.
     private func wait(for store: Store, until condition: @escaping @Sendable ([Int], TestError?, Bool) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(10)

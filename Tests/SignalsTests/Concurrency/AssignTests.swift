@@ -35,7 +35,7 @@ final class AssignTarget: Sendable {
     }
 }
 
-final class AssignTests: XCTestCase {
+final class AssignTests: LeakCheckedTestCase {
     func testAssign_writesEachValue() {
         let target = AssignTarget()
         let binding = sending([1, 2, 3], failing: Never.self).assign(to: \.value, on: target)

@@ -6,7 +6,7 @@ import XCTest
 
 /// `await first()` and `await collect()`: results, errors, cancellation, and which overload each
 /// common call shape picks.
-final class AsyncFirstAndCollectTests: XCTestCase {
+final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
     // MARK: first()
 
     func testFirst_returnsTheFirstValueAndDisposes() async {

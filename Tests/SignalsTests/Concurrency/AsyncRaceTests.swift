@@ -10,7 +10,7 @@ import XCTest
 /// against disposal). Each round checks the outcome is one the race allows, that the task ended
 /// (its continuation was resumed: a leaked one hangs the round) and that the subscription was
 /// disposed once and freed. A continuation resumed twice crashes.
-final class AsyncRaceTests: XCTestCase {
+final class AsyncRaceTests: LeakCheckedTestCase {
     private let rounds = 1_000
 
     /// What a consuming task ended with.

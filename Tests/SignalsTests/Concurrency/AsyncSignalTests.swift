@@ -6,7 +6,7 @@ import XCTest
 
 /// `Signal(asyncSequence)`, `Signal { async work }` and `Signal(emitting:)`: exact events, and
 /// disposal cancelling the task.
-final class AsyncSignalTests: XCTestCase {
+final class AsyncSignalTests: LeakCheckedTestCase {
     /// Waits for the recorder's terminal event.
     private func ended<Value: Sendable, Failure: Error & Sendable>(_ recorder: EventRecorder<Value, Failure>) async -> Bool {
         await eventually { recorder.events.last?.isFinished == true }

@@ -13,7 +13,7 @@ import XCTest
 /// Over the synchronous source only: these signals subscribe to their source from their task,
 /// after the matrix has sent into the hot one, so they would see none of its values, and a
 /// pipe never ends, so their task would wait until disposal.
-final class AsyncThreadMatrixTests: XCTestCase {
+final class AsyncThreadMatrixTests: LeakCheckedTestCase {
     func testAsyncSignalsInTheMatrix() {
         let rows = [
             row("Signal(values)", { source in Signal(source.values) },

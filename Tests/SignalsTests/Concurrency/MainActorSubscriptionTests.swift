@@ -33,7 +33,7 @@ import XCTest
     }
 }
 
-final class MainActorSubscriptionTests: XCTestCase {
+final class MainActorSubscriptionTests: LeakCheckedTestCase {
     /// Reads main-actor state from a test method, which XCTest runs on the main thread.
     private func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
         MainActor.assumeIsolated(body)

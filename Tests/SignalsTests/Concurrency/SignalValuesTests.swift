@@ -6,7 +6,7 @@ import XCTest
 
 /// `signal.values`: the exact values, the end, the typed error, the buffering policies,
 /// cancellation and `break`.
-final class SignalValuesTests: XCTestCase {
+final class SignalValuesTests: LeakCheckedTestCase {
     // MARK: Sequences
 
     func testValues_sendsEveryValueThenEndsAtCompletion() async {

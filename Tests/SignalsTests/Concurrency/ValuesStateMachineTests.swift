@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// `ValuesStateMachine` without threads: a waiter is a plain `String`.
-final class ValuesStateMachineTests: XCTestCase {
+final class ValuesStateMachineTests: LeakCheckedTestCase {
     private typealias Machine = ValuesStateMachine<Int, TestError, String>
 
     private func value(_ action: Machine.NextAction) -> Int?? {

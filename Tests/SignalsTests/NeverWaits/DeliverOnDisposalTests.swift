@@ -9,7 +9,7 @@ import XCTest
 /// whose callback does `DispatchQueue.main.sync {}`, disposed from the main thread while that
 /// callback waits for the main queue. dispose() returns at once, and none of the values still
 /// queued on the scheduler starts a callback afterwards.
-final class DeliverOnDisposalTests: XCTestCase {
+final class DeliverOnDisposalTests: LeakCheckedTestCase {
     private func check(_ scheduler: Scheduler, file: StaticString = #filePath, line: UInt = #line) {
         let shape = "deliver(on: \(scheduler.name)), its callback inside DispatchQueue.main.sync, disposed from the main thread"
         let watchdog = Watchdog(shape, file: file, line: line)

@@ -8,7 +8,7 @@ import XCTest
 /// thread (a "Cancel" tap) while the disposed subscription's source is being delivered on a
 /// worker thread whose progress callback does `DispatchQueue.main.sync {}`. The tap's send must
 /// return, and no callback of the disposed subscription starts once its dispose has returned.
-final class PipeDisposeInsideACallbackTests: XCTestCase {
+final class PipeDisposeInsideACallbackTests: LeakCheckedTestCase {
     private func check(_ disposing: DisposedSubscription, file: StaticString = #filePath, line: UInt = #line) {
         let (taps, tapsInput) = Signal<Void, Never>.pipe()
         let (progress, progressInput) = Signal<Int, Never>.pipe()

@@ -9,7 +9,7 @@ import XCTest
 /// callback runs on T1 and blocks until T2 signals; T2 ends B's subscription, then signals. It
 /// must not hang (the watchdog ends the run if it does), B's callback never starts after T2's
 /// dispose returned, and B's closure is freed once A's callback has returned.
-final class PipeDisposeWhileAnotherSubscriberBlocksTests: XCTestCase {
+final class PipeDisposeWhileAnotherSubscriberBlocksTests: LeakCheckedTestCase {
     private func check(
         _ sender: SenderThread,
         _ route: Route,

@@ -7,7 +7,7 @@ import XCTest
 /// Shape 6 of "disposal never waits", over a pipe: a producer thread sends nonstop while the main
 /// thread subscribes and disposes 2,000 times. No callback of the long-lived subscriber runs on the
 /// main thread, every cycle completes, and every disposed subscription's closure is freed.
-final class PipeFloodTests: XCTestCase {
+final class PipeFloodTests: LeakCheckedTestCase {
     /// Shape 6: `Signal.pipe()` flooded from a producer thread while the main thread subscribes and
     /// disposes 2,000 times; the long-lived subscriber's callbacks never run on the main thread.
     func testPipeFlood_mainThreadSubscribesAndDisposes_deliversNoOtherSubscriptionsValue() {

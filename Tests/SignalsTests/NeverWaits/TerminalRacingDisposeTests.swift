@@ -11,7 +11,7 @@ import XCTest
 ///
 /// (This is the opposite of `DeliveryTests.testDisposeWhileATerminalEventIsOnItsWay_returnsAfterIt`,
 /// written to the old rule, under which such a dispose waited for the terminal event.)
-final class TerminalRacingDisposeTests: XCTestCase {
+final class TerminalRacingDisposeTests: LeakCheckedTestCase {
     private enum Terminal: String {
         case completed = "completion"
         case error

@@ -2,7 +2,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class AggregateTests: XCTestCase {
+final class AggregateTests: LeakCheckedTestCase {
     func testAggregate_sendsTheCombinationAtCompletion() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.aggregate(0, +).record().events, [.next(6), .completed])
     }

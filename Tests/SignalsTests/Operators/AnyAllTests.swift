@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class AnyAllTests: XCTestCase {
+final class AnyAllTests: LeakCheckedTestCase {
     func testAny_sendsTrueAtTheFirstValueThenCompletes() {
         XCTAssertEqual(TestSource([1, 2]).signal.any().record().events, [.next(true), .completed])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class CatchTests: XCTestCase {
+final class CatchTests: LeakCheckedTestCase {
     func testCatch_valuesAndCompletionPassWithoutCallingTheHandler() {
         let calls = Counter()
         let recorder = TestSource([1, 2]).signal.catch { _ in calls.increment(); return .empty }.record()

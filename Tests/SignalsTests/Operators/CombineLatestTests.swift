@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class CombineLatestTests: XCTestCase {
+final class CombineLatestTests: LeakCheckedTestCase {
     func testCombineLatestWith_nothingUntilBothHaveSentThenEveryChange() {
         let (letters, lettersInput) = Signal<String, TestError>.pipe()
         let (numbers, numbersInput) = Signal<Int, TestError>.pipe()

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class DeliverOnTests: XCTestCase {
+final class DeliverOnTests: LeakCheckedTestCase {
     func testDeliverOn_schedulesEachEventSeparately() {
         let scheduler = TestScheduler()
         let recorder = TestSource([1, 2]).signal.deliver(on: scheduler).record()

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class DistinctUntilChangedTests: XCTestCase {
+final class DistinctUntilChangedTests: LeakCheckedTestCase {
     func testDistinct_dropsRepeats() {
         XCTAssertEqual(TestSource([1, 1, 2, 2, 1, 3, 3]).signal.distinctUntilChanged().record().values, [1, 2, 1, 3])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class FilterTests: XCTestCase {
+final class FilterTests: LeakCheckedTestCase {
     func testFilter_keepsMatchingValues() {
         XCTAssertEqual(TestSource([1, 2, 3, 4]).signal.filter { $0.isMultiple(of: 2) }.record().events, [.next(2), .next(4), .completed])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class IgnoreNilTests: XCTestCase {
+final class IgnoreNilTests: LeakCheckedTestCase {
     func testIgnoreNil_sendsTheUnwrappedValuesThatAreNotNil() {
         let recorder = TestSource<Int?>([1, nil, 2, nil]).signal.ignoreNil().record()
         XCTAssertEqual(recorder.events, [.next(1), .next(2), .completed])

@@ -2,7 +2,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class IgnoreValuesTests: XCTestCase {
+final class IgnoreValuesTests: LeakCheckedTestCase {
     func testIgnoreValues_sendsOnlyCompletion() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.ignoreValues().record().events, [.completed])
     }

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class IntervalTests: XCTestCase {
+final class IntervalTests: LeakCheckedTestCase {
     func testInterval_firstTickComesOneIntervalAfterSubscriptionAndSendsTheSchedulersDate() {
         let scheduler = TestScheduler()
         scheduler.advance(by: 0.5)

@@ -2,7 +2,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class LogTests: XCTestCase {
+final class LogTests: LeakCheckedTestCase {
     private let lines = Recorder<String>()
 
     override func setUp() {

@@ -3,7 +3,7 @@ import TestSupport
 import Tuples
 import XCTest
 
-final class LogicTests: XCTestCase {
+final class LogicTests: LeakCheckedTestCase {
     func testNot_negatesEachValue() {
         XCTAssertEqual(TestSource([true, false, true]).signal.not().record().events, [.next(false), .next(true), .next(false), .completed])
     }

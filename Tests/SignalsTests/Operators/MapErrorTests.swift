@@ -8,7 +8,7 @@ private struct WrappedError: Error, Equatable, Sendable {
     let inner: TestError
 }
 
-final class MapErrorTests: XCTestCase {
+final class MapErrorTests: LeakCheckedTestCase {
     func testMapError_transformsTheError() {
         let recorder = TestSource([1], end: .error(.first)).signal.mapError { WrappedError(inner: $0) }.record()
         XCTAssertEqual(recorder.events, [.next(1), .error(WrappedError(inner: .first))])

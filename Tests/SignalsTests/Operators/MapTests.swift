@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class MapTests: XCTestCase {
+final class MapTests: LeakCheckedTestCase {
     func testMap_transformsEachValue() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.map { $0 * 10 }.record().events, [.next(10), .next(20), .next(30), .completed])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class MaterializeTests: XCTestCase {
+final class MaterializeTests: LeakCheckedTestCase {
     private typealias Materialized = Event<Int, TestError>
 
     func testMaterialize_sendsEachEventAsAValueThenCompletes() {

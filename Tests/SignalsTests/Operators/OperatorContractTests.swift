@@ -7,7 +7,7 @@ import XCTest
 /// The contract every one-input operator keeps, checked for each: an error at the start passes
 /// through, disposal mid-stream disposes the source and stops delivery, and nothing of the chain
 /// (closures included) outlives completion or disposal.
-final class OperatorContractTests: XCTestCase {
+final class OperatorContractTests: LeakCheckedTestCase {
     /// Each operator, applied so that it passes the values 1, 2, 3 on (for the first value on).
     private let operators: [(name: String, apply: @Sendable (Signal<Int, TestError>, LifetimeToken) -> Signal<Int, TestError>)] = [
         ("map", { signal, token in signal.map { _ = token; return $0 } }),

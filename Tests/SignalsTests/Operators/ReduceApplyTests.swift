@@ -2,7 +2,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ReduceApplyTests: XCTestCase {
+final class ReduceApplyTests: LeakCheckedTestCase {
     func testReduceApply_callsTheFunctionWithItsArguments() {
         let (calls, input) = Signal<(@Sendable (Int, Int) -> Int, (Int, Int)), Never>.pipe()
         let recorder = calls.reduceApply().record()

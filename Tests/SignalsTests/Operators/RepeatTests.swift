@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class RepeatTests: XCTestCase {
+final class RepeatTests: LeakCheckedTestCase {
     // MARK: repeat
 
     func testRepeat_resubscribesAfterEachCompletion() {

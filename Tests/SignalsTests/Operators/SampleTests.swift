@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SampleTests: XCTestCase {
+final class SampleTests: LeakCheckedTestCase {
     func testSample_eachTickResendsTheLatestValueAndTicksBeforeTheFirstValueSendNothing() {
         let (source, sourceInput) = Signal<Int, TestError>.pipe()
         let (ticks, tickInput) = Signal<Void, TestError>.pipe()

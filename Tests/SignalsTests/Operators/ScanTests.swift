@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ScanTests: XCTestCase {
+final class ScanTests: LeakCheckedTestCase {
     func testScan_sendsRunningCombinations() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.scan(0, +).record().events, [.next(1), .next(3), .next(6), .completed])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SideEffectTests: XCTestCase {
+final class SideEffectTests: LeakCheckedTestCase {
     func testDoNext_runsBeforeEachValueIsSentOn() {
         let log = Recorder<String>()
         TestSource([1, 2]).signal.doNext { log.record("do \($0)") }

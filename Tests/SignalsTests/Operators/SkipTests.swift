@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SkipTests: XCTestCase {
+final class SkipTests: LeakCheckedTestCase {
     func testSkip_dropsTheFirstValues() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.skip(2).record().events, [.next(3), .completed])
         XCTAssertEqual(TestSource([1, 2, 3]).signal.skip(0).record().values, [1, 2, 3])

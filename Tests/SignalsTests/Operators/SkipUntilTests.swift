@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SkipUntilTests: XCTestCase {
+final class SkipUntilTests: LeakCheckedTestCase {
     func testSkipUntil_dropsValuesUntilTheTriggerSendsAValue() {
         let (source, sourceInput) = Signal<Int, TestError>.pipe()
         let (trigger, triggerInput) = Signal<String, Never>.pipe()

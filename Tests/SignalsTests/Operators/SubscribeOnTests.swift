@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SubscribeOnTests: XCTestCase {
+final class SubscribeOnTests: LeakCheckedTestCase {
     func testSubscribeOn_runsTheSubscriptionOnTheScheduler() {
         let scheduler = TestScheduler()
         let current = Recorder<Bool>()

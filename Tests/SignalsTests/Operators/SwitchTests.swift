@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SwitchTests: XCTestCase {
+final class SwitchTests: LeakCheckedTestCase {
     // MARK: switch
 
     func testSwitch_followsTheCaseOfTheLatestKey() {

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SynchronousTests: XCTestCase {
+final class SynchronousTests: LeakCheckedTestCase {
     func testFirst_returnsTheFirstValueOrNil() {
         XCTAssertEqual(TestSource([1, 2]).signal.first(), 1)
         XCTAssertNil(TestSource<Int>([]).signal.first())

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TakeLastTests: XCTestCase {
+final class TakeLastTests: LeakCheckedTestCase {
     func testTakeLast_sendsTheLastValuesAtCompletion() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.take(last: 2).record().events, [.next(2), .next(3), .completed])
     }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TakeTests: XCTestCase {
+final class TakeTests: LeakCheckedTestCase {
     func testTake_sendsTheFirstValuesThenCompletes() {
         XCTAssertEqual(TestSource([1, 2, 3]).signal.take(2).record().events, [.next(1), .next(2), .completed])
     }

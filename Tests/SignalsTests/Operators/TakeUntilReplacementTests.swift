@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TakeUntilReplacementTests: XCTestCase {
+final class TakeUntilReplacementTests: LeakCheckedTestCase {
     func testTakeUntilReplacement_sendsTheSourceThenTheReplacement() {
         let (source, sourceInput) = Signal<Int, TestError>.pipe()
         let (replacement, replacementInput) = Signal<Int, TestError>.pipe()

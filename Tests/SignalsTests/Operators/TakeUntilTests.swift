@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TakeUntilTests: XCTestCase {
+final class TakeUntilTests: LeakCheckedTestCase {
     func testTakeUntil_sendsValuesUntilTheTriggerSendsThenDisposesAndCompletes() {
         let log = Recorder<String>()
         let source = DrivenSource<TestError> { log.record("source disposed") }

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ThenTests: XCTestCase {
+final class ThenTests: LeakCheckedTestCase {
     func testThen_ignoresTheValuesThenSendsTheBlocksSignal() {
         let recorder = TestSource([1, 2]).signal.then { TestSource(["a", "b"]).signal }.record()
         XCTAssertEqual(recorder.events, [.next("a"), .next("b"), .completed])

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ThrottleTests: XCTestCase {
+final class ThrottleTests: LeakCheckedTestCase {
     private typealias Events = [Stamped<Int, TestError>]
 
     // Marble tests: each character is one frame of virtual time (1 s unless `frame` says

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TimeoutTests: XCTestCase {
+final class TimeoutTests: LeakCheckedTestCase {
     private typealias Events = [Stamped<Int, TestError>]
 
     // Marble tests: each character is one frame of virtual time (1 s unless `frame` says

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class TryTests: XCTestCase {
+final class TryTests: LeakCheckedTestCase {
     // MARK: Signal.try
 
     func testStaticTry_sendsTheResultThenCompletes() {

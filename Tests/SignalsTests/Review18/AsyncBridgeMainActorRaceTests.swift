@@ -8,7 +8,7 @@ import XCTest
 /// The async bridges consumed on the main actor (where the signal subscribes at once, inside the
 /// first `next`, and the loop resumes on the main queue) raced against values, the end and the
 /// task's cancellation from other threads, and over a source delivered on the main queue.
-final class AsyncBridgeMainActorRaceTests: XCTestCase {
+final class AsyncBridgeMainActorRaceTests: LeakCheckedTestCase {
     private let rounds = 200
 
     private enum Ending: Equatable, Sendable {

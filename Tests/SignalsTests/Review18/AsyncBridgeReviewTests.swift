@@ -7,7 +7,7 @@ import XCTest
 
 /// Review of issue 18's async bridges (`values`, `Signal { async }`, `Signal(emitting:)`,
 /// `Signal(_ asyncSequence:)`, `await first()`, `await collect()`): a user trying to break them.
-final class AsyncBridgeReviewTests: XCTestCase {
+final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     // MARK: values
 
     /// Iterating one `SignalValues` from two tasks at once: two subscriptions, each gets all.

@@ -59,7 +59,7 @@ private actor PlainTally {
     func snapshot() -> ([Int], Bool) { (items, isDone) }
 }
 
-final class ConcurrencyReviewTests: XCTestCase {
+final class ConcurrencyReviewTests: LeakCheckedTestCase {
     /// Holds: an event sent on the main thread from inside another actor, which is delivered at
     /// once, still finds the main actor's isolation (no `assumeIsolated` crash).
     func testSubscribeOnMainActor_sentOnTheMainThreadFromAnotherActor() {

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Review of issue 18's marble testing: edge cases a user hits.
-final class MarbleReviewTests: XCTestCase {
+final class MarbleReviewTests: LeakCheckedTestCase {
     private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3]
 
     /// FAILED before the fix: `Marbles` documents that `Marbles(marbles.description) == marbles`,

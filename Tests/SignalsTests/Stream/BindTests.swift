@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class BindTests: XCTestCase {
+final class BindTests: LeakCheckedTestCase {
     /// The seed's example (001): each inner signal is disposed when it ends, the source last. The
     /// source sends synchronously, so its disposable exists only after completion has passed, as
     /// in RAC 2.5.

@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ConcatTests: XCTestCase {
+final class ConcatTests: LeakCheckedTestCase {
     func testConcat_sendsTheSecondAfterTheFirstCompletes() {
         let first = TestSource([1, 2])
         let second = TestSource([3])

@@ -4,7 +4,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class FlattenTests: XCTestCase {
+final class FlattenTests: LeakCheckedTestCase {
     func testFlatten_sendsValuesOfAllInnersAsTheyCome() {
         let (outer, outerInput) = Signal<Signal<Int, TestError>, TestError>.pipe()
         let (a, aInput) = Signal<Int, TestError>.pipe()

@@ -3,7 +3,7 @@ import Disposables
 import TestSupport
 import XCTest
 
-final class PipeTests: XCTestCase {
+final class PipeTests: LeakCheckedTestCase {
     func testPipe_everySubscriberGetsLaterEvents() {
         let (signal, input) = Signal<Int, TestError>.pipe()
         input.sendNext(0)
@@ -150,7 +150,7 @@ final class PipeTests: XCTestCase {
     }
 }
 
-final class BagTests: XCTestCase {
+final class BagTests: LeakCheckedTestCase {
     func testBag_keepsInsertionOrderAndRemovesByToken() {
         var bag = Bag<Int>()
         let tokens = (0..<10).map { bag.insert($0) }

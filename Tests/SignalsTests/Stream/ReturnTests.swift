@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class ReturnTests: XCTestCase {
+final class ReturnTests: LeakCheckedTestCase {
     func testReturn_sendsTheValueThenCompletes() {
         XCTAssertEqual(Signal<Int, TestError>.return(7).record().events, [.next(7), .completed])
     }

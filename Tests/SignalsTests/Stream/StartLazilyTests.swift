@@ -4,7 +4,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class StartLazilyTests: XCTestCase {
+final class StartLazilyTests: LeakCheckedTestCase {
     func testStartLazily_runsOnceAtTheFirstSubscriptionAndReplays() {
         let scheduler = TestScheduler()
         let runs = Counter()

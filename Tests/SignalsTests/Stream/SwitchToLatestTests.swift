@@ -3,7 +3,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class SwitchToLatestTests: XCTestCase {
+final class SwitchToLatestTests: LeakCheckedTestCase {
     func testSwitch_sendsOnlyTheLatestInnersValues() {
         let (outer, outerInput) = Signal<Signal<Int, TestError>, TestError>.pipe()
         let (a, aInput) = Signal<Int, TestError>.pipe()

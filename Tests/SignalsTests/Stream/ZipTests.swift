@@ -3,7 +3,7 @@ import Disposables
 import TestSupport
 import XCTest
 
-final class ZipTests: XCTestCase {
+final class ZipTests: LeakCheckedTestCase {
     func testZipWith_pairsValuesInOrder() {
         let (letters, lettersInput) = Signal<String, TestError>.pipe()
         let (numbers, numbersInput) = Signal<Int, TestError>.pipe()
@@ -120,7 +120,7 @@ final class ZipTests: XCTestCase {
     }
 }
 
-final class RowTests: XCTestCase {
+final class RowTests: LeakCheckedTestCase {
     func testTupleOffsets_matchTheTupleLayout() {
         XCTAssertEqual(TupleRowMaker<(Int8, Int, Bool, String)>.offsets(of: Int8.self, Int.self, Bool.self, String.self), [0, 8, 16, 24])
         XCTAssertEqual(TupleRowMaker<Int>.offsets(of: Int.self), [0])

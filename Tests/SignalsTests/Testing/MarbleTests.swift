@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-final class MarbleTests: XCTestCase {
+final class MarbleTests: LeakCheckedTestCase {
     private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4]
 
     // MARK: - Parsing and rendering

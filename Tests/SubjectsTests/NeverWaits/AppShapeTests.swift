@@ -9,7 +9,7 @@ import XCTest
 /// Shape 2 of "disposal never waits": app shapes, with no test semaphore in the subscribers. The
 /// blocking comes from the app's own `DispatchQueue.main.sync {}` or `stateQueue.sync {}`; a flag
 /// only makes sure the two threads overlap.
-final class AppShapeTests: XCTestCase {
+final class AppShapeTests: LeakCheckedTestCase {
     /// A view model: its subscriptions are in a bag it disposes as it goes.
     private final class ViewModel: Sendable {
         let bag = CompoundDisposable()

@@ -9,7 +9,7 @@ import XCTest
 /// "Cancel" tap) disposes a "download" subscription whose worker thread is inside a progress
 /// callback doing `DispatchQueue.main.sync {}`. `taps.sendNext(())` must return, and no callback
 /// of the disposed subscription starts once its dispose has returned.
-final class SubjectDisposeInsideACallbackTests: XCTestCase {
+final class SubjectDisposeInsideACallbackTests: LeakCheckedTestCase {
     private enum Progress: String {
         case subject = "a progress Subject"
         case pipe = "a progress pipe"

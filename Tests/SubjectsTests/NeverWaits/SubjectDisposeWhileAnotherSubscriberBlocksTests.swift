@@ -32,7 +32,7 @@ extension Route {
 /// signals; T2 ends B's subscription, then signals. It must not hang (the watchdog ends the run if
 /// it does), B's callback never starts after T2's dispose returned, and B's closure is freed once
 /// A's callback has returned.
-final class SubjectDisposeWhileAnotherSubscriberBlocksTests: XCTestCase {
+final class SubjectDisposeWhileAnotherSubscriberBlocksTests: LeakCheckedTestCase {
     private enum Source: String {
         case subject = "a Subject"
         case replaySubject = "a ReplaySubject"

@@ -10,7 +10,7 @@ import XCTest
 /// long-lived subscriber runs on the main thread (the disposing and subscribing thread delivers no
 /// value of another subscription), every cycle completes, and every disposed subscription's
 /// closure is freed. (The bound on a subject's queue is in `SubjectHighWaterMarkTests`.)
-final class SubjectFloodTests: XCTestCase {
+final class SubjectFloodTests: LeakCheckedTestCase {
     /// Shape 6: a `Subject` flooded from a producer thread while the main thread subscribes and
     /// disposes 2,000 times.
     func testSubjectFlood_mainThreadSubscribesAndDisposes_deliversNoOtherSubscriptionsValue() {

@@ -15,7 +15,7 @@ private func highWater(of input: SerialInput<Int, Never>, senders: Int) -> (mark
 /// floods a `Subject` and the main thread subscribes and disposes 2,000 times, the most values
 /// queued at once on the subject's input stays within `SerialInput.bound`, plus the value of each
 /// sender waiting at the bound.
-final class SubjectHighWaterMarkTests: XCTestCase {
+final class SubjectHighWaterMarkTests: LeakCheckedTestCase {
     /// Shape 6: a `Subject` flooded from a producer thread while the main thread subscribes and
     /// disposes 2,000 times: its input's high-water mark stays within `SerialInput.bound`, and no
     /// callback of the long-lived subscriber runs on the main thread.

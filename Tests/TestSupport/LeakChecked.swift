@@ -1,0 +1,41 @@
+import Foundation
+import Signals
+import XCTest
+
+/// The base of every test case in the suite: each test is also a leak test.
+///
+/// It reads ``SignalDiagnostics/liveSubscriptionCount`` before the test and, after the test and
+/// its tear-down, waits (running the main run loop, for main-queue hops) until the count is back
+/// where it started, up to ``leakCheckTimeout`` seconds; a count still higher then fails the test
+/// with the number of subscriptions it left alive.
+///
+/// A test that keeps subscriptions alive on purpose (a shared fixture, a deliberate cycle) says
+/// so with ``allowLiveSubscriptions(_:because:)``.
+open class LeakCheckedTestCase: XCTestCase {
+    /// How long a test's asynchronous leftovers (background subscriptions, main-queue hops) may
+    /// take to end after the test returns.
+    public static let leakCheckTimeout: TimeInterval = Watchdog.defaultSeconds
+
+    private var allowedLeaks = 0
+
+    /// Lets this test end with up to `count` more live subscriptions than it started with;
+    /// `reason` says why, for the reader.
+    public func allowLiveSubscriptions(_ count: Int, because reason: String) {
+        allowedLeaks += count
+    }
+
+    open override func invokeTest() {
+        let before = SignalDiagnostics.liveSubscriptionCount
+        allowedLeaks = 0
+        super.invokeTest()
+        let limit = before + allowedLeaks
+        let backInTime = eventually(timeout: Self.leakCheckTimeout) {
+            SignalDiagnostics.liveSubscriptionCount <= limit
+        }
+        if !backInTime {
+            let after = SignalDiagnostics.liveSubscriptionCount
+            XCTFail("\(name) left \(after - limit) subscription(s) alive: the live subscription count was \(before) before the test and is \(after) \(Self.leakCheckTimeout) s after it"
+                + (allowedLeaks > 0 ? " (\(allowedLeaks) allowed)" : ""))
+        }
+    }
+}
