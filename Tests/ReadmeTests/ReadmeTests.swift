@@ -345,6 +345,17 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(shown.value, "RAC")
     }
 
+    func testFindingLeaks() {
+        // README: Finding leaks
+        let before = SignalDiagnostics.liveSubscriptionCount
+        let subscription = Signal<Int, Never>.never.subscribe(next: { _ in })
+        subscription.dispose()
+        // SignalDiagnostics.liveSubscriptionCount == before
+        // End of README
+
+        XCTAssertEqual(SignalDiagnostics.liveSubscriptionCount, before)
+    }
+
     func testMarbles() {
         // README: Testing with marbles
         let scheduler = TestScheduler()
@@ -366,7 +377,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 13)
+        XCTAssertEqual(blocks.count, 14)
         for block in blocks {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
