@@ -28,14 +28,25 @@ open class LeakCheckedTestCase: XCTestCase {
         let before = SignalDiagnostics.liveSubscriptionCount
         allowedLeaks = 0
         super.invokeTest()
-        let limit = before + allowedLeaks
-        let backInTime = eventually(timeout: Self.leakCheckTimeout) {
+        if let leak = LiveSubscriptions.leak(since: before, allowing: allowedLeaks, by: name) {
+            XCTFail(leak)
+        }
+    }
+}
+
+/// The check behind ``LeakCheckedTestCase`` and each row of the thread matrices.
+public enum LiveSubscriptions {
+    /// Waits up to ``LeakCheckedTestCase/leakCheckTimeout`` seconds (running the main run loop
+    /// when called on the main thread) for ``SignalDiagnostics/liveSubscriptionCount`` to come
+    /// back to `before` plus `allowed`; returns `nil` when it does, else a failure naming `what`.
+    public static func leak(since before: Int, allowing allowed: Int = 0, by what: String) -> String? {
+        let limit = before + allowed
+        let backInTime = eventually(timeout: LeakCheckedTestCase.leakCheckTimeout) {
             SignalDiagnostics.liveSubscriptionCount <= limit
         }
-        if !backInTime {
-            let after = SignalDiagnostics.liveSubscriptionCount
-            XCTFail("\(name) left \(after - limit) subscription(s) alive: the live subscription count was \(before) before the test and is \(after) \(Self.leakCheckTimeout) s after it"
-                + (allowedLeaks > 0 ? " (\(allowedLeaks) allowed)" : ""))
-        }
+        if backInTime { return nil }
+        let after = SignalDiagnostics.liveSubscriptionCount
+        return "\(what) left \(after - limit) subscription(s) alive: the live subscription count was \(before) before and is \(after) \(LeakCheckedTestCase.leakCheckTimeout) s after"
+            + (allowed > 0 ? " (\(allowed) allowed)" : "")
     }
 }

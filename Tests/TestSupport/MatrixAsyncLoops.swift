@@ -36,6 +36,7 @@ public enum AsyncLoopMatrix {
         let timing = ProcessInfo.processInfo.environment["THREAD_MATRIX_TIMES"] != nil
         var failures: [String] = []
         for row in rows {
+            let live = SignalDiagnostics.liveSubscriptionCount
             for task in tasks {
                 for source in sources {
                     for mode in modes {
@@ -54,6 +55,7 @@ public enum AsyncLoopMatrix {
                 }
             }
             MatrixNotApplicable.report("async loop matrix", row: row.name, printing: timing)
+            if let leak = LiveSubscriptions.leak(since: live, by: "async loop matrix row \(row.name)") { failures.append(leak) }
         }
         return failures
     }

@@ -67,6 +67,7 @@ public enum ThreadMatrix {
         let timing = ProcessInfo.processInfo.environment["THREAD_MATRIX_TIMES"] != nil
         var failures: [String] = []
         for row in rows {
+            let live = SignalDiagnostics.liveSubscriptionCount
             for exclusion in row.exclusions { print("thread matrix: \(row.name): excluded \(exclusion.cells): \(exclusion.reason)") }
             for context in contexts {
                 for source in sources {
@@ -93,6 +94,7 @@ public enum ThreadMatrix {
                 }
             }
             MatrixNotApplicable.report("thread matrix", row: row.name, printing: timing)
+            if let leak = LiveSubscriptions.leak(since: live, by: "thread matrix row \(row.name)") { failures.append(leak) }
         }
         return failures
     }
