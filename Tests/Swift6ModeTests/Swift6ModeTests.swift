@@ -94,7 +94,7 @@ final class Swift6ModeTests: LeakCheckedTestCase {
 
 /// Marble tests in Swift Testing, as a user tests a signal of their own; each is also a leak test.
 @Suite(.serialized, .checksLiveSubscriptions)
-struct MarbleTests {
+struct SearchMarbleTests {
     @Test func searchIsThrottled() {
         let scheduler = TestScheduler()
         let typed = scheduler.createColdSignal("ab-c-----d|", values: ["a": "r", "b": "re", "c": "rea", "d": "react"])
