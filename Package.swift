@@ -35,12 +35,12 @@ let package = Package(
         )
     } + [
         .target(name: "TestSupport", dependencies: ["Disposables", "Schedulers", "Signals"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
         // User code in the Swift 6 language mode, compiled with warnings as errors: the proof that
         // the APIs need no escape hatch (issue 18).
         .testTarget(
             name: "Swift6ModeTests",
-            dependencies: ["Disposables", "Schedulers", "Signals", "Subjects"],
+            dependencies: ["Disposables", "Schedulers", "Signals", "Subjects", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
         ),
         .executableTarget(
