@@ -84,7 +84,8 @@ struct CommandState<Output, Failure: Error> {
     /// changes of `executing` and `enabled`.
     @inlinable
     mutating func end(failing error: Failure?) {
-        precondition(running > 0, "Command: an execution ended that had not begun")
+        // An invariant of the command's own bookkeeping, not bad input; said in release builds too.
+        guard running > 0 else { fatalError("Command: an execution ended that had not begun") }
         running -= 1
         if let error { queue(.failed(error)) }
         queueChanges()

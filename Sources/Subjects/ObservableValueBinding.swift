@@ -55,7 +55,7 @@ extension ObservableValue {
     /// either cell goes (at once: a cell's ``channel`` completes as it goes). The binding runs one way:
     /// binding two cells to each other this way sets them back and forth forever (the second
     /// `bind` never returns); bind their ``channel``s for a two-way binding. Binding a cell to
-    /// itself is a precondition failure.
+    /// itself stops the program with a message saying so.
     ///
     /// ```swift
     /// let source = ObservableValue(1)
@@ -70,7 +70,7 @@ extension ObservableValue {
     /// RAC 2.5: `RAC(other, value) = RACObserve(self, value)`.
     @discardableResult
     public func bind(to other: ObservableValue<Value>) -> Disposable {
-        precondition(other !== self, "ObservableValue.bind(to:): a cell bound to itself would set itself forever")
+        checkInput(other !== self, "ObservableValue.bind(to:) needs another cell than the one bound, got the cell itself: it would set itself forever")
         return other.bind(from: untilGone)
     }
 

@@ -1,3 +1,4 @@
+import Disposables
 import Signals
 
 /// A subject that sends each new subscriber the last `capacity` values, then the terminal event
@@ -30,7 +31,7 @@ public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>
     /// - Parameter capacity: How many values to replay; `0` replays only the terminal event. The
     ///   default, unlimited, is RAC 2.5's: it keeps every value ever sent, for the subject's
     ///   lifetime, so memory grows with each send; give a bound when the stream is long.
-    ///   A negative capacity is a precondition failure.
+    ///   A negative capacity stops the program with a message naming it.
     ///
     /// RAC 2.5: `+replaySubjectWithCapacity:` (`+subject` for the unlimited default).
     //
@@ -39,7 +40,7 @@ public final class ReplaySubject<Value, Failure: Error>: Subject<Value, Failure>
     // code makes for each.
     @inlinable
     public init(capacity: Int = .max) {
-        precondition(capacity >= 0, "ReplaySubject(capacity:) needs a capacity of zero or more, got \(capacity)")
+        checkInput(capacity >= 0, "ReplaySubject(capacity:) needs a capacity of zero or more, got \(capacity)")
         let observers = ReplaySink<Value, Failure>(capacity: capacity, memberType: BroadcastObserver<Value, Failure>.self)
         self.observers = observers
         super.init(replaying: observers, input: SerialInput(observers))

@@ -210,13 +210,18 @@ final class ReviewOrderingTests: LeakCheckedTestCase {
             let done = DispatchSemaphore(value: 0)
             Thread {
                 input.sendNext(false)
-                let events = holder.object!.execute(1).record()
-                // Refused at once (where the error is sent on a background scheduler), or started.
-                usleep(100_000)
-                outcome.record(events.events != [.error(.notEnabled)])
+                // Subscribed with a scheduler current, so that a refusal (a signal that fails with
+                // `.notEnabled` as it is subscribed) has arrived when `record()` returns, without
+                // waiting for a background scheduler; a started execution sends nothing before the
+                // main queue runs, which waits for this thread.
+                var events: EventRecorder<Int, CommandError<TestError>>?
+                Scheduler.immediate.performAsCurrentScheduler {
+                    events = holder.object!.execute(1).record()
+                }
+                outcome.record(events?.events != [.error(.notEnabled)])
                 done.signal()
             }.start()
-            _ = done.wait(timeout: .now() + 5)
+            XCTAssertTrue(done.waitForSignal(), "the executing thread did not finish")
         })
         holder.withCommand(TestCommand(enabled: input) { .return($0) })
         input.sendNext(true)
@@ -393,8 +398,15 @@ final class ReviewOrderingTests: LeakCheckedTestCase {
             }
         }
         XCTAssertTrue(spinMainRunLoop { !cores.values.contains { $0.isAlive } })
-        usleep(100_000)
-        XCTAssertEqual(active.load(ordering: .relaxed), 0, "\(runs.value) subscriptions made, some still active")
+        // The subscriptions to the enabled signal go through the subscription scheduler's serial
+        // background queue: once a block queued there now has run, none is still to be made.
+        let drained = DispatchSemaphore(value: 0)
+        onAPlainThread { Scheduler.subscription.schedule { drained.signal() } }
+        XCTAssertTrue(drained.waitForSignal(), "the subscription scheduler did not run")
+        XCTAssertTrue(
+            eventually { active.load(ordering: .relaxed) == 0 },
+            "\(runs.value) subscriptions made, \(active.load(ordering: .relaxed)) still active"
+        )
     }
 
     /// A command that is never executed nor subscribed to, made and let go of from every thread.

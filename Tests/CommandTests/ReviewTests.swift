@@ -258,7 +258,7 @@ final class ReviewTests: LeakCheckedTestCase {
                 }.start()
                 if step == .release { holder.release() }
                 _ = consume background
-                waited.record(done.wait(timeout: .now() + 3))
+                waited.record(done.wait(timeout: .now() + defaultWaitSeconds))
             })
             if step == .release { _ = consume command } else { command.execute(1) }
             if step == .release { holder.object?.execute(1) }

@@ -6,6 +6,7 @@ import Sequences
 import Signals
 import Subjects
 import Synchronization
+import TestSupport
 import Tuples
 import TestSupport
 import XCTest
@@ -275,10 +276,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // The main queue runs here, as an app's run loop would run it.
         let buttonStates = Mutex<[Bool]>([])
         let states = buttonIsEnabled.signal.subscribe(next: { value in buttonStates.withLock { $0.append(value) } })
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while errorText.value.isEmpty || logIn.enabled.first() != true, Date() < deadline {
-            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
-        }
+        XCTAssertTrue(spinMainRunLoop { !errorText.value.isEmpty && logIn.enabled.first() == true }, "the execution did not end")
         XCTAssertEqual(errorText.value, "Login failed: rejected")
         XCTAssertEqual(buttonStates.withLock { $0 }, [false, true, false, true], "off for the empty form, on once it is valid, off while it ran, on again")
         form.value.password = "correct horse"
@@ -317,12 +315,12 @@ final class ReadmeTests: LeakCheckedTestCase {
         let (titles, titleInput) = Signal<String, Never>.pipe()
         model.bind(titles: titles, statuses: .return("online"))
         titleInput.sendNext("Ada")
-        let deadline = Date(timeIntervalSinceNow: 10)
-        var finished = await downloads.finished
-        while model.title != "Ada" || model.status != "online" || finished.isEmpty, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-            finished = await downloads.finished
+        let delivered = await eventually {
+            let finished = await downloads.finished
+            return model.title == "Ada" && model.status == "online" && !finished.isEmpty
         }
+        XCTAssertTrue(delivered, "the main actor and the actor did not both get their values")
+        let finished = await downloads.finished
         XCTAssertEqual(model.title, "Ada")
         XCTAssertEqual(model.status, "online")
         XCTAssertEqual(finished, ["report.pdf"])

@@ -34,9 +34,7 @@ final class Review18ActorSchedulerTests: LeakCheckedTestCase {
     }
 
     private func waitGone(_ reference: WeakReference<ActorScheduler>) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while reference.isAlive, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        return !reference.isAlive
+        eventually { !reference.isAlive }
     }
 
     /// Holds: blocks keep their order while the actor's own method suspends and resumes.
@@ -48,10 +46,8 @@ final class Review18ActorSchedulerTests: LeakCheckedTestCase {
             scheduler.schedule { busy.assumeIsolated { $0.append("block \(index)") } }
         }
         await work
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while await busy.log.filter({ $0.hasPrefix("block") }).count < 200, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
+        let ran = await eventually { await busy.log.filter({ $0.hasPrefix("block") }).count == 200 }
+        XCTAssertTrue(ran, "the blocks did not all run")
         let blocks = await busy.log.filter { $0.hasPrefix("block") }
         XCTAssertEqual(blocks, (0..<200).map { "block \($0)" })
     }
@@ -123,8 +119,7 @@ final class Review18ActorSchedulerTests: LeakCheckedTestCase {
                 }
             }
         }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while runs.value < 2_400, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        XCTAssertTrue(eventually { runs.value >= 2_400 }, "the blocks did not all run")
         settle(scheduler)
         XCTAssertEqual(runs.value, 2_400)
     }

@@ -127,7 +127,7 @@ final class ScheduleRecursiveTests: LeakCheckedTestCase {
             runs.increment()
             if runs.value < 1_000 { reschedule() } else { done.signal() }
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal(), "the recursion did not reach 1,000 runs")
         XCTAssertEqual(runs.value, 1_000)
     }
 }

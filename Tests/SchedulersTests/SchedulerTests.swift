@@ -23,7 +23,7 @@ final class SchedulerTests: LeakCheckedTestCase {
             }
             done.signal()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(seen.values, [true])
     }
 
@@ -47,7 +47,7 @@ final class SchedulerTests: LeakCheckedTestCase {
             seen.record(Scheduler.current == nil)
             done.signal()
         }.start()
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(seen.values, [true])
     }
 
@@ -97,7 +97,7 @@ final class SchedulerTests: LeakCheckedTestCase {
     func testQueueScheduler_disposedBeforeItRunsNeverRunsAndIsReleased() {
         let scheduler = QueueScheduler(name: "cancel")
         let gate = DispatchSemaphore(value: 0)
-        scheduler.schedule { gate.wait() }
+        scheduler.schedule { _ = gate.waitForSignal() }
         let runs = Counter()
         let (disposable, token) = trackingLifetime { token in
             scheduler.schedule { _ = token; runs.increment() }
@@ -107,7 +107,7 @@ final class SchedulerTests: LeakCheckedTestCase {
         gate.signal()
         let drained = DispatchSemaphore(value: 0)
         scheduler.schedule { drained.signal() }
-        drained.wait()
+        XCTAssertTrue(drained.waitForSignal())
         XCTAssertEqual(runs.value, 0)
     }
 
@@ -120,7 +120,7 @@ final class SchedulerTests: LeakCheckedTestCase {
             seen.record(Date().timeIntervalSince(start) >= 0.019 && Scheduler.current === scheduler)
             ran.signal()
         }
-        ran.wait()
+        XCTAssertTrue(ran.waitForSignal())
         XCTAssertEqual(seen.values, [true])
     }
 
@@ -130,7 +130,7 @@ final class SchedulerTests: LeakCheckedTestCase {
         scheduler.schedule(afterDelay: 0.01) { runs.increment() }?.dispose()
         let later = DispatchSemaphore(value: 0)
         scheduler.schedule(afterDelay: 0.05) { later.signal() }
-        later.wait()
+        XCTAssertTrue(later.waitForSignal())
         XCTAssertEqual(runs.value, 0)
     }
 
@@ -142,12 +142,12 @@ final class SchedulerTests: LeakCheckedTestCase {
             runs.increment()
             ran.signal()
         }
-        ran.wait()
+        XCTAssertTrue(ran.waitForSignal())
         let far = scheduler.schedule(after: .distantFuture, repeatingEvery: .greatestFiniteMagnitude) { runs.increment() }
         let farOnce = scheduler.schedule(after: .distantFuture) { runs.increment() }
         let later = DispatchSemaphore(value: 0)
         scheduler.schedule(afterDelay: 0.02) { later.signal() }
-        later.wait()
+        XCTAssertTrue(later.waitForSignal())
         XCTAssertEqual(runs.value, 1)
         for disposable in [repeating, far, farOnce] { disposable?.dispose() }
     }
@@ -168,10 +168,10 @@ final class SchedulerTests: LeakCheckedTestCase {
                 }
             }
         }
-        stopped.wait()
+        XCTAssertTrue(stopped.waitForSignal())
         let later = DispatchSemaphore(value: 0)
         scheduler.schedule(afterDelay: 0.03) { later.signal() }
-        later.wait()
+        XCTAssertTrue(later.waitForSignal())
         XCTAssertEqual(runs.value, 3)
         XCTAssertEqual(seenCurrent.values, [true, true, true])
     }
@@ -207,7 +207,7 @@ final class SchedulerTests: LeakCheckedTestCase {
                 done.signal()
             }
         }.start()
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(seen.values, ["background"])
     }
 
@@ -247,7 +247,7 @@ final class SchedulerTests: LeakCheckedTestCase {
                 }
             }
         }
-        group.wait()
+        XCTAssertTrue(group.waitForAll(), "the blocks did not all run", file: file, line: line)
         XCTAssertEqual(overlaps.value, 0, "blocks overlapped", file: file, line: line)
         XCTAssertEqual(notCurrent.value, 0, "scheduler not current", file: file, line: line)
         for thread in 0..<4 {

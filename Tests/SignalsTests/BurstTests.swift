@@ -110,9 +110,7 @@ final class BurstTests: LeakCheckedTestCase {
                         })
                     }
                 }.start()
-                let deadline = Date().addingTimeInterval(10)
-                while received.value < 1_000, Date() < deadline { sched_yield() }
-                XCTAssertGreaterThanOrEqual(received.value, 1_000, shape.name)
+                XCTAssertTrue(eventually { received.value >= 1_000 }, "\(shape.name): got \(received.value) values")
                 box.subscriber!.disposable.dispose()
                 disposeReturned.store(true, ordering: .releasing)
                 let countAtReturn = received.value
@@ -191,7 +189,7 @@ final class BurstTests: LeakCheckedTestCase {
             log.record("busy got \(value)")
             if value == 0 {
                 entered.signal()
-                release.wait()
+                _ = release.waitForSignal()
             }
         })
         let (outer, outerInput) = Signal<Int, Never>.pipe()
@@ -213,10 +211,10 @@ final class BurstTests: LeakCheckedTestCase {
             box.subscriber!.sendNext(0)
             other.signal()
         }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         outerInput.sendNext(0)
         log.record("outer send returned")
-        other.wait()
+        XCTAssertTrue(other.waitForSignal())
         XCTAssertEqual(log.values, [
             "busy got 0", "outer callback returned true", "busy got 1", "busy got 2", "busy got 3", "outer send returned",
         ])

@@ -19,7 +19,7 @@ final class DeliveryTests: LeakCheckedTestCase {
             log.record("busy got \(value)")
             if value == 0 {
                 entered.signal()
-                release.wait()
+                _ = release.waitForSignal()
             }
         })
         outer.subscribe(next: { _ in
@@ -33,10 +33,10 @@ final class DeliveryTests: LeakCheckedTestCase {
             busyInput.sendNext(0)
             other.signal()
         }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         outerInput.sendNext(0)
         log.record("outer send returned")
-        other.wait()
+        XCTAssertTrue(other.waitForSignal())
         XCTAssertEqual(log.values, [
             "busy got 0", "outer callback returned", "busy got 1", "busy got 2", "busy got 3", "outer send returned",
         ])
@@ -81,7 +81,7 @@ final class DeliveryTests: LeakCheckedTestCase {
                 log.record("callback \(value)")
                 if value == 1 {
                     entered.signal()
-                    release.wait()
+                    _ = release.waitForSignal()
                 }
             })
         }
@@ -91,15 +91,13 @@ final class DeliveryTests: LeakCheckedTestCase {
             input.sendNext(2)
             sent.signal()
         }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         subscription.dispose()
         log.record("dispose() returned")
         release.signal()
         XCTAssertEqual(sent.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(log.values, ["callback 1", "dispose() returned"])
-        let deadline = Date().addingTimeInterval(10)
-        while token.isAlive, Date() < deadline { usleep(1_000) }
-        XCTAssertFalse(token.isAlive, "the closures outlived the callback under way")
+        XCTAssertTrue(eventually { !token.isAlive }, "the closures outlived the callback under way")
     }
 
     func testSendCompletedFromInsideAnotherDelivery_nothingFollowsOnceTheOutermostSendReturns() {
@@ -138,7 +136,7 @@ final class DeliveryTests: LeakCheckedTestCase {
             box.subscriber = subscriber
             return Disposable {
                 entered.signal()
-                release.wait()
+                _ = release.waitForSignal()
             }
         }.subscribe(completed: { log.record("completed") })
         let completing = DispatchSemaphore(value: 0)
@@ -146,7 +144,7 @@ final class DeliveryTests: LeakCheckedTestCase {
             box.subscriber?.sendCompleted()
             completing.signal()
         }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         subscription.dispose()
         log.record("dispose() returned")
         release.signal()

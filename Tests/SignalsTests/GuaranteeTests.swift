@@ -22,7 +22,7 @@ final class GuaranteeTests: LeakCheckedTestCase {
                     made.signal()
                     return pipe
                 }.subscribe(next: { _ in if disposed.load(ordering: .acquiring) { lateValues.increment() } })
-                made.wait()
+                guard made.waitForSignal() else { return XCTFail("the deferred block never ran") }
                 subscription.dispose()
                 disposed.store(true, ordering: .releasing)
             }
@@ -61,7 +61,7 @@ final class GuaranteeTests: LeakCheckedTestCase {
         let finished = DispatchSemaphore(value: 0)
         onAPlainThread {
             box.disposable = Signal<Int, Never>.return(1).map { $0 }.subscribe(next: { value in
-                stored.wait()
+                _ = stored.waitForSignal()
                 log.record("next \(value)")
                 box.disposable?.dispose()
                 log.record("dispose() returned")
@@ -69,11 +69,11 @@ final class GuaranteeTests: LeakCheckedTestCase {
             }, completed: { log.record("completed") })
             stored.signal()
         }
-        finished.wait()
+        XCTAssertTrue(finished.waitForSignal())
         // Whatever was still to come has had its chance: the subscription scheduler is serial.
         let drained = DispatchSemaphore(value: 0)
         onAPlainThread { Signal<Int, Never>.empty.subscribe(completed: { drained.signal() }) }
-        drained.wait()
+        XCTAssertTrue(drained.waitForSignal())
         XCTAssertEqual(log.values, ["next 1", "dispose() returned"])
     }
 
@@ -103,7 +103,7 @@ final class GuaranteeTests: LeakCheckedTestCase {
             }
         }
         sending.store(false, ordering: .relaxed)
-        senders.wait()
+        XCTAssertTrue(senders.waitForAll(), "the senders did not stop")
         input.sendNext(2)   // every take(1) has its value now
         XCTAssertEqual(values.value, 160_000)
         input.sendNext(3)
@@ -299,7 +299,7 @@ final class GuaranteeTests: LeakCheckedTestCase {
                 if index == 0 {
                     for value in 0..<500 { input.sendNext(value) }
                 } else {
-                    while delivering.load(ordering: .acquiring) == 0 { sched_yield() }
+                    XCTAssertTrue(eventually { delivering.load(ordering: .acquiring) > 0 }, "no delivery started")
                     subscription.dispose()
                     disposed.store(true, ordering: .releasing)
                 }

@@ -44,7 +44,7 @@ final class LetGoTests: LeakCheckedTestCase {
                 subscribe()
                 done.signal()
             }
-            done.wait()
+            XCTAssertTrue(done.waitForSignal())
         }
     }
 
@@ -87,7 +87,7 @@ final class LetGoTests: LeakCheckedTestCase {
                     received.record(value)
                     if value == 0 {
                         entered.signal()
-                        release.wait()
+                        _ = release.waitForSignal()
                     }
                 })
                 box.withLock { $0 = busyInput }
@@ -97,7 +97,7 @@ final class LetGoTests: LeakCheckedTestCase {
                 // Put off: another thread is delivering on `busy`, and this one is inside a delivery.
                 box.withLock { $0 }?.sendNext(1)
                 release.signal()
-                dropped.wait()
+                _ = dropped.waitForSignal()
             })
             let owner = DispatchSemaphore(value: 0)
             Thread {
@@ -106,9 +106,9 @@ final class LetGoTests: LeakCheckedTestCase {
                 dropped.signal()
                 owner.signal()
             }.start()
-            entered.wait()
+            XCTAssertTrue(entered.waitForSignal())
             onAPlainThread { triggerInput.sendNext(0) }
-            owner.wait()
+            XCTAssertTrue(owner.waitForSignal())
             XCTAssertEqual(received.values, [0, 1])
         }
     }

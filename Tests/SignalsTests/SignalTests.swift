@@ -151,13 +151,13 @@ final class SignalTests: LeakCheckedTestCase {
             return nil
         }.subscribe(next: { _ in
             entered.signal()
-            release.wait()
+            _ = release.waitForSignal()
             log.record("next done")
         }, completed: { log.record("completed") })
         let subscriber = box.subscriber!
         let sent = DispatchSemaphore(value: 0)
         Thread { subscriber.sendNext(1); sent.signal() }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         let completing = DispatchSemaphore(value: 0)
         Thread {
             subscriber.sendCompleted()
@@ -165,8 +165,8 @@ final class SignalTests: LeakCheckedTestCase {
             completing.signal()
         }.start()
         release.signal()
-        sent.wait()
-        completing.wait()
+        XCTAssertTrue(sent.waitForSignal())
+        XCTAssertTrue(completing.waitForSignal())
         XCTAssertEqual(log.values, ["next done", "completed", "sendCompleted returned"])
     }
 

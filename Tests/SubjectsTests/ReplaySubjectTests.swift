@@ -90,7 +90,7 @@ final class ReplaySubjectTests: LeakCheckedTestCase {
                 }
             }
             for _ in 1..<4 {
-                XCTAssertEqual(completions.wait(timeout: .now() + 5), .success)
+                XCTAssertTrue(completions.waitForSignal(), "a replay never completed")
             }
             for recorder in recorders.withLock({ $0 }) {
                 XCTAssertEqual(recorder.values, Array(0..<100))

@@ -126,7 +126,7 @@ final class SubjectTests: LeakCheckedTestCase {
                 sent.signal()
             }.start()
             // No lock of the subject's is held here, so the other thread's send does not wait.
-            sent.wait()
+            XCTAssertTrue(sent.waitForSignal(), "the other thread's send waited for this callback")
         })
         subject.sendNext(1)
         XCTAssertEqual(received.values, [1, 2])
@@ -145,7 +145,7 @@ final class SubjectTests: LeakCheckedTestCase {
             log.record("start \(value)")
             if value == 1 {
                 entered.signal()
-                proceed.wait()
+                _ = proceed.waitForSignal()
             }
             log.record("end \(value)")
         })
@@ -155,7 +155,7 @@ final class SubjectTests: LeakCheckedTestCase {
             subject.sendNext(2)
             sent.signal()
         }.start()
-        entered.wait()
+        XCTAssertTrue(entered.waitForSignal())
         subscription.dispose()
         log.record("disposed")
         proceed.signal()

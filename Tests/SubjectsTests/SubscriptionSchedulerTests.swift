@@ -41,9 +41,9 @@ final class SubscriptionSchedulerTests: LeakCheckedTestCase {
                         subscribe()
                         done.signal()
                     }
-                    done.wait()
+                    XCTAssertTrue(done.waitForSignal(), "\(name), \(context)")
                 }
-                XCTAssertEqual(replayed.wait(timeout: .now() + 5), .success, "\(name), \(context)")
+                XCTAssertTrue(replayed.waitForSignal(), "\(name), \(context): the replay never came")
                 subject.sendNext(9)
                 XCTAssertEqual(received.values, [1], "\(name), \(context)")
                 XCTAssertEqual(onScheduler.values, [true], "\(name), \(context)")

@@ -3,6 +3,7 @@ import Foundation
 import Schedulers
 import Signals
 import Subjects
+import TestSupport
 import Testing
 import TestSupport
 import XCTest
@@ -15,12 +16,14 @@ final class Swift6ModeTests: LeakCheckedTestCase {
         let (titles, titleInput) = Signal<String, Never>.pipe()
         model.bind(titles: titles, statuses: .return("online"))
         titleInput.sendNext("Ada")
-        await waitUntil { model.title == "Ada" && model.status == "online" }
+        let bound = await eventually { model.title == "Ada" && model.status == "online" }
+        XCTAssertTrue(bound, "the main actor never got the title and the status")
         XCTAssertEqual(model.title, "Ada")
         XCTAssertEqual(model.status, "online")
 
         model.load(.error(.offline))
-        await waitUntil { !model.errorText.isEmpty }
+        let failed = await eventually { !model.errorText.isEmpty }
+        XCTAssertTrue(failed, "the main actor never got the error")
         XCTAssertEqual(model.errorText, "offline")
         XCTAssertFalse(model.isLoaded)
         model.subscriptions.dispose()
@@ -47,7 +50,9 @@ final class Swift6ModeTests: LeakCheckedTestCase {
     func testActor_followsDownloads() async {
         let log = DownloadLog()
         let subscription = await log.follow(Signal.return("a.pdf").concat(.error(.offline)))
-        for _ in 0..<10_000 where await log.failures.isEmpty { await Task.yield() }
+        // The actor's closures run on its own executor: wait for them, however busy the machine.
+        let failed = await eventually { await !log.failures.isEmpty }
+        XCTAssertTrue(failed, "the actor never got the error")
         let finished = await log.finished
         let failures = await log.failures
         XCTAssertEqual(finished, ["a.pdf"])
@@ -80,14 +85,6 @@ final class Swift6ModeTests: LeakCheckedTestCase {
             for hatch in ["@unchecked" + " Sendable", "nonisolated" + "(unsafe)", "assume" + "Isolated", "@pre" + "concurrency"] {
                 XCTAssertFalse(source.contains(hatch), "\(file) uses \(hatch)")
             }
-        }
-    }
-
-    @MainActor
-    private func waitUntil(_ condition: @MainActor () -> Bool) async {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
         }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// It sleeps in the run loop between checks rather than polling, in slices of at most 10 ms, so
 /// that a condition set on another thread is seen soon.
 @discardableResult
-public func spinMainRunLoop(timeout: TimeInterval = 10, until condition: () -> Bool) -> Bool {
+public func spinMainRunLoop(timeout: TimeInterval = defaultWaitSeconds, until condition: () -> Bool) -> Bool {
     precondition(Thread.isMainThread, "spinMainRunLoop runs the main run loop: call it on the main thread")
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {

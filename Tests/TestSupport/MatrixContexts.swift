@@ -256,8 +256,10 @@ final class PlainWorker: @unchecked Sendable {
 /// run loop meanwhile when the waiter is the main thread (so that work put on the main queue, by
 /// `deliverOnMainThread` or by an operator that picked the current scheduler there, still runs).
 public enum MatrixWait {
-    /// How long any one wait lasts before the matrix reports it as a hang.
-    public static let limit: TimeInterval = 5
+    /// How long any one wait lasts before the matrix reports it as a hang: the suite's
+    /// `defaultWaitSeconds`, which a loaded machine (a sanitizer build, both cores busy) never
+    /// needs for a round that works.
+    public static let limit: TimeInterval = defaultWaitSeconds
 
     /// How long a blocked callback of the blocking modes waits for the disposing thread's
     /// `dispose()` to return before it gives up (and the round reports that dispose waited).

@@ -1,3 +1,5 @@
+import Disposables
+
 /// The values of a signal as an `AsyncSequence`, for a `for await` loop.
 ///
 /// Each iterator subscribes to the signal once, at its first `next()`, and buffers what arrives
@@ -64,8 +66,8 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
     /// Iterates over the values of one subscription to the signal.
     ///
     /// Dropping the iterator disposes the subscription. Use it (and its copies, which share its
-    /// subscription) from one task at a time: a `next()` while another is waiting is a
-    /// precondition failure.
+    /// subscription) from one task at a time: a `next()` while another is waiting stops the
+    /// program with a message saying so.
     public struct Iterator: AsyncIteratorProtocol {
         /// The signal's value type.
         public typealias Element = Value
@@ -132,7 +134,7 @@ extension Signal {
         case .unbounded:
             break
         case let .bufferingNewest(limit), let .bufferingOldest(limit):
-            precondition(limit >= 0, "Signal.values(bufferingPolicy:): the buffer's limit must not be negative, got \(limit)")
+            checkInput(limit >= 0, "Signal.values(bufferingPolicy:) needs a buffer limit of zero or more, got \(limit)")
         }
         return SignalValues(signal: self, policy: bufferingPolicy)
     }

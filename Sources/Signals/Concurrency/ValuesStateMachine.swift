@@ -75,7 +75,7 @@ struct ValuesStateMachine<Value, Failure: Error, Waiter> {
     mutating func suspend(_ waiter: Waiter) -> Result<Value?, Failure>? {
         if let ready = takeReady() { return ready }
         // A second waiter would take the place of the first, which would then wait for ever.
-        precondition(
+        checkInput(
             self.waiter == nil,
             "SignalValues.Iterator.next(): called while another next() on the same iterator (or a copy of it) is waiting; use an iterator from one task at a time"
         )

@@ -197,7 +197,8 @@ private final class ContextSlot: @unchecked Sendable {
             DeliveryContext.free(pointer)
         }
         #endif
-        precondition(status == 0, "DeliveryContext: pthread_key_create failed (\(status))")
+        // Not bad input: the system ran out of thread-specific keys. Said in release builds too.
+        if status != 0 { fatalError("DeliveryContext: pthread_key_create failed (\(status))") }
         self.key = key
     }
 }

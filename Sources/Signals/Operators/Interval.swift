@@ -1,3 +1,4 @@
+import Disposables
 import Foundation
 import Schedulers
 
@@ -19,8 +20,8 @@ extension Signal where Value == Date, Failure == Never {
     /// RAC 2.5: `+interval:onScheduler:withLeeway:`, `+interval:onScheduler:` (which send
     /// `[NSDate date]`, the wall clock, rather than the scheduler's date).
     public static func interval(_ interval: TimeInterval, on scheduler: Scheduler, leeway: TimeInterval = 0) -> Signal {
-        precondition(interval > 0, "Signal.interval(_:on:leeway:) needs a positive interval, got \(interval)")
-        precondition(leeway >= 0, "Signal.interval(_:on:leeway:) needs a leeway of zero or more, got \(leeway)")
+        checkInput(interval > 0, "Signal.interval(_:on:leeway:) needs a positive interval, got \(interval)")
+        checkInput(leeway >= 0, "Signal.interval(_:on:leeway:) needs a leeway of zero or more, got \(leeway)")
         checkScheduler(scheduler, of: "Signal.interval(_:on:leeway:)")
         return serialized { output in
             output.disposable.add(scheduler.schedule(

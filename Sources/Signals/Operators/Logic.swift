@@ -1,3 +1,4 @@
+import Disposables
 import Tuples
 
 extension Signal where Value == Bool {
@@ -25,7 +26,7 @@ extension Signal where Value == [Bool] {
     /// RAC 2.5: `-and`.
     public func and() -> Signal<Bool, Failure> {
         map { values in
-            precondition(!values.isEmpty, "and() needs at least one value in each array, got []")
+            checkInput(!values.isEmpty, "and() needs at least one value in each array, got []")
             return !values.contains(false)
         }.named(derivedName("-and"))
     }
@@ -41,7 +42,7 @@ extension Signal where Value == [Bool] {
     /// RAC 2.5: `-or`.
     public func or() -> Signal<Bool, Failure> {
         map { values in
-            precondition(!values.isEmpty, "or() needs at least one value in each array, got []")
+            checkInput(!values.isEmpty, "or() needs at least one value in each array, got []")
             return values.contains(true)
         }.named(derivedName("-or"))
     }
@@ -77,13 +78,13 @@ extension Signal where Value == Tuple {
     }
 }
 
-/// The values of `tuple` as `Bool`s; a precondition failure naming `operatorName` when the tuple is
-/// empty or holds anything else.
+/// The values of `tuple` as `Bool`s; stops the program with a message naming `operatorName` when
+/// the tuple is empty or holds anything else.
 private func booleans(of tuple: Tuple, for operatorName: String) -> [Bool] {
-    precondition(tuple.count > 0, "\(operatorName) needs at least one value in each tuple, got ()")
+    checkInput(tuple.count > 0, "\(operatorName) needs at least one value in each tuple, got ()")
     return tuple.values.map { value in
         guard let boolean = value as? Bool else {
-            preconditionFailure("\(operatorName) needs a tuple of Bools, got \(tuple)")
+            badInput("\(operatorName) needs a tuple of Bools, got \(tuple)")
         }
         return boolean
     }

@@ -48,7 +48,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-retry:`.
     public func retry(_ count: Int) -> Signal {
-        precondition(count >= 0, "retry(_:) needs a count of zero (no limit) or more, got \(count)")
+        checkInput(count >= 0, "retry(_:) needs a count of zero (no limit) or more, got \(count)")
         return resubscribing(.retry(limit: count)).named(derivedName("-retry: \(count)"))
     }
 

@@ -229,11 +229,11 @@ extension CompoundDisposable {
 
 /// Checks the interval a time operator was given.
 func checkInterval(_ interval: TimeInterval, of operatorName: String) {
-    precondition(interval >= 0, "\(operatorName) needs an interval of zero or more, got \(interval)")
+    checkInput(interval >= 0, "\(operatorName) needs an interval of zero or more, got \(interval)")
 }
 
 /// Checks that a time operator was not given ``Scheduler/immediate``, which can only wait by
 /// blocking the thread that sends.
 func checkScheduler(_ scheduler: Scheduler, of operatorName: String) {
-    precondition(scheduler !== Scheduler.immediate, "\(operatorName) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later")
+    checkInput(scheduler !== Scheduler.immediate, "\(operatorName) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later")
 }

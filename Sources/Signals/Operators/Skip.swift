@@ -1,9 +1,11 @@
+import Disposables
+
 extension Signal {
     /// Skips the first `count` values, then sends the rest.
     ///
     /// RAC 2.5: `-skip:`.
     public func skip(_ count: Int) -> Signal {
-        precondition(count >= 0, "skip(_:) needs a count of zero or more, got \(count)")
+        checkInput(count >= 0, "skip(_:) needs a count of zero or more, got \(count)")
         if count == 0 { return self }
         return lift { SkipSink($0, count: count) }.named(derivedName("-skip: \(count)"))
     }

@@ -1,3 +1,5 @@
+import Disposables
+
 extension Signal {
     /// Sends the values of the case that matches the latest key: each key `keys` sends picks a
     /// signal from `cases` (or `default`), disposes the previous pick's subscription and
@@ -10,7 +12,7 @@ extension Signal {
     /// A key with no case when `default` is `nil` fails the result when that key arrives, with
     /// `SignalError.noMatchingCase` describing the key. That needs a `Failure` that can hold a
     /// ``SignalError`` (`SignalError` itself, or `any Error`); for any other `Failure` an
-    /// unmatched key is a precondition failure, so give such a switch a `default`.
+    /// unmatched key stops the program with a message saying so, so give such a switch a `default`.
     ///
     /// ```swift
     /// Signal.switch(modes, cases: ["list": listItems, "grid": gridItems], default: nil)
@@ -69,7 +71,7 @@ private final class SwitchCases<Key: Hashable, Value, Failure: Error>: @unchecke
         if let signal = cases[key] ?? defaultSignal { return signal }
         let description = String(describing: key)
         guard let failure = SignalError.noMatchingCase(description) as? Failure else {
-            preconditionFailure(
+            badInput(
                 "Signal.switch(_:cases:default:) has no case for \(description) and no default, and its Failure type \(Failure.self) cannot hold SignalError.noMatchingCase: give it a default"
             )
         }

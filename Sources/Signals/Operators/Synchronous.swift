@@ -125,7 +125,7 @@ extension Signal {
     /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
     public func asynchronousFirstResult(timeout: TimeInterval) -> Result<Value?, Failure> {
-        precondition(timeout >= 0, "asynchronousFirstResult(timeout:) needs a timeout of zero or more, got \(timeout)")
+        checkInput(timeout >= 0, "asynchronousFirstResult(timeout:) needs a timeout of zero or more, got \(timeout)")
         let outcome = Outcome<Result<Value?, Failure>>(throughMainQueue: Thread.isMainThread)
         let subscription = subscribeFirst(outcome)
         defer { subscription.dispose() }
@@ -144,7 +144,7 @@ extension Signal {
     /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
     public func asynchronouslyWaitUntilCompleted(timeout: TimeInterval) -> Result<Void, Failure>? {
-        precondition(timeout >= 0, "asynchronouslyWaitUntilCompleted(timeout:) needs a timeout of zero or more, got \(timeout)")
+        checkInput(timeout >= 0, "asynchronouslyWaitUntilCompleted(timeout:) needs a timeout of zero or more, got \(timeout)")
         let outcome = Outcome<Result<Void, Failure>>(throughMainQueue: Thread.isMainThread)
         let subscription = subscribeCompletion(outcome)
         defer { subscription.dispose() }

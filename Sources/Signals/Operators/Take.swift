@@ -8,7 +8,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-take:`.
     public func take(_ count: Int) -> Signal {
-        precondition(count >= 0, "take(_:) needs a count of zero or more, got \(count)")
+        checkInput(count >= 0, "take(_:) needs a count of zero or more, got \(count)")
         if count == 0 { return .empty }
         return lift { TakeSink($0, count: count) }.named(derivedName("-take: \(count)"))
     }

@@ -1,3 +1,5 @@
+import Disposables
+
 extension Signal {
     /// Sends the last `count` values when this signal completes, then completes.
     ///
@@ -11,7 +13,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-takeLast:`.
     public func take(last count: Int) -> Signal {
-        precondition(count >= 0, "take(last:) needs a count of zero or more, got \(count)")
+        checkInput(count >= 0, "take(last:) needs a count of zero or more, got \(count)")
         return lift(throughSubscriber: { TakeLastSink($0, count: count) }).named(derivedName("-takeLast: \(count)"))
     }
 }

@@ -13,7 +13,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-flatten:`.
     public func flatten<Inner>(maxConcurrent: Int) -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
-        precondition(maxConcurrent >= 0, "flatten(maxConcurrent:) needs a limit of zero (none) or more, got \(maxConcurrent)")
+        checkInput(maxConcurrent >= 0, "flatten(maxConcurrent:) needs a limit of zero (none) or more, got \(maxConcurrent)")
         return Signal<Inner, Failure>(producer: { downstream in
             let merge = Merge(downstream, limit: maxConcurrent)
             _ = self.observe(SignalsSink(merge))

@@ -1,3 +1,4 @@
+import Disposables
 import Foundation
 
 /// How a recording differs from the marble diagram it was expected to match: the two diagrams,
@@ -50,8 +51,8 @@ extension SignalRecording where Value: Equatable, Failure: Equatable {
     ///   - frame: The seconds of virtual time one character stands for; positive.
     /// - Returns: `nil` on a match, else the mismatch, whose description prints both.
     ///
-    /// A malformed `expected`, a `^` in it, or a letter missing from `values` is a precondition
-    /// failure naming this function, the diagram and the position.
+    /// A malformed `expected`, a `^` in it, or a letter missing from `values` stops the program
+    /// with a message naming this function, the diagram and the position, in release builds too.
     ///
     /// RAC 2.5 has none; new.
     public func mismatch(
@@ -71,7 +72,7 @@ extension SignalRecording where Value: Equatable, Failure: Equatable {
         function: String
     ) -> MarbleMismatch? {
         let expectedEvents = MarbleEvents(expected, values: values, error: error, frame: frame, function: function)
-        precondition(!expectedEvents.hasZeroMarker, "\(function): an expected diagram starts with the recording and has no '^', in marble diagram \"\(expected)\"")
+        checkInput(!expectedEvents.hasZeroMarker, "\(function): an expected diagram starts with the recording and has no '^', in marble diagram \"\(expected)\"")
         let wanted = expectedEvents.frames.flatMap { time, events in events.map { Recorded(time: time, event: $0) } }
         let actual = events
         let matches = wanted.count == actual.count && zip(wanted, actual).allSatisfy { wanted, actual in

@@ -1,3 +1,5 @@
+import Disposables
+
 /// A marble diagram: which events happen in which frame of virtual time, parsed from text such as
 /// `"-a-b--c|"` and rendered back to it.
 ///
@@ -21,8 +23,9 @@
 ///
 /// Nothing may follow `|` or `#` but `-` (time that passes once the signal has ended, dropped when
 /// parsing) and `^` (a hot signal that ended before frame zero: `"-a|-^"`). Malformed text (an unknown character, a group that is empty, nested or unclosed, a
-/// second `^`, an event after the end) is a ``MarbleSyntaxError`` from ``init(parsing:)``, and a
-/// precondition failure naming the function, the text and the offset everywhere else.
+/// second `^`, an event after the end) is a ``MarbleSyntaxError`` from ``init(parsing:)``;
+/// everywhere else it stops the program with a message naming the function, the text and the
+/// offset.
 ///
 /// ```swift
 /// let marbles = Marbles("-a-(bc)--|")
@@ -61,7 +64,7 @@ public struct Marbles: Hashable, Sendable, CustomStringConvertible {
     /// Whether the text had a `^`, or a mark comes before frame zero.
     public let hasZeroMarker: Bool
 
-    /// Parses `diagram`, stopping with a precondition failure that names the offset of the first
+    /// Parses `diagram`, stopping the program with a message that names the offset of the first
     /// mistake when it is malformed.
     ///
     /// - Parameter diagram: A marble diagram, as described on ``Marbles``.
@@ -69,7 +72,7 @@ public struct Marbles: Hashable, Sendable, CustomStringConvertible {
         do {
             self = try Marbles(parsing: diagram)
         } catch {
-            preconditionFailure("Marbles(_:): \(error)")
+            badInput("Marbles(_:): \(error)")
         }
     }
 

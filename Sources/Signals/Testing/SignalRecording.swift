@@ -152,8 +152,8 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     ///   - frame: The seconds of virtual time one character stands for; positive.
     /// - Returns: The diagram.
     ///
-    /// An event more than 100,000 frames from the start is a precondition failure: use a larger
-    /// frame.
+    /// An event more than 100,000 frames from the start stops the program with a message saying
+    /// so: use a larger frame.
     ///
     /// RAC 2.5 has none; new.
     public func marbles(values: [Character: Value], frame: TimeInterval = 1) -> String where Value: Equatable {
@@ -178,9 +178,9 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     /// RAC 2.5 has none; new.
     public func marbles(frame: TimeInterval = 1, _ symbol: (Value) -> Character) -> String {
         let function = "SignalRecording.marbles(frame:_:)"
-        precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
+        checkInput(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
         guard let diagram = diagram(of: events, frame: frame, symbol) else {
-            preconditionFailure("\(function): an event comes more than \(Self.frameLimit) frames of \(frame) s after the start (\(events.last.map(String.init(describing:)) ?? "")); use a larger frame")
+            badInput("\(function): an event comes more than \(Self.frameLimit) frames of \(frame) s after the start (\(events.last.map(String.init(describing:)) ?? "")); use a larger frame")
         }
         return diagram.description
     }

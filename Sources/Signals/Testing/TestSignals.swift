@@ -34,8 +34,8 @@ extension TestScheduler {
     /// - Returns: A signal whose events come from this scheduler's blocks, and that logs its
     ///   subscriptions.
     ///
-    /// Malformed diagrams, a `^`, and letters missing from `values` are precondition failures that
-    /// name this function, the diagram and the offset.
+    /// Malformed diagrams, a `^`, and letters missing from `values` stop the program with a
+    /// message that names this function, the diagram and the offset.
     ///
     /// RAC 2.5 has none; new, after RxJS's `cold(marbles, values, error)`.
     public func createColdSignal<Value: Sendable, Failure>(
@@ -100,8 +100,8 @@ extension TestScheduler {
     ///   - frame: The seconds of virtual time one character stands for; positive.
     /// - Returns: A hot signal, as ``Signal/pipe()`` makes, that logs its subscriptions.
     ///
-    /// Malformed diagrams and letters missing from `values` are precondition failures that name
-    /// this function, the diagram and the offset.
+    /// Malformed diagrams and letters missing from `values` stop the program with a message that
+    /// names this function, the diagram and the offset.
     ///
     /// RAC 2.5 has none; new, after RxJS's `hot(marbles, values, error)`.
     public func createHotSignal<Value: Sendable, Failure>(
@@ -141,7 +141,7 @@ extension TestScheduler {
         function: String
     ) -> TestSignal<Value, Failure> {
         let diagram = MarbleEvents(marbles, values: values, error: error, frame: frame, function: function)
-        precondition(!diagram.hasZeroMarker, "\(function): a cold signal starts at each subscription and has no '^', in marble diagram \"\(marbles)\"")
+        checkInput(!diagram.hasZeroMarker, "\(function): a cold signal starts at each subscription and has no '^', in marble diagram \"\(marbles)\"")
         return TestSignal(on: self) { subscriber in
             let start = self.now
             let scheduled = CompoundDisposable()
@@ -270,16 +270,16 @@ package struct MarbleEvents<Value, Failure: Error> {
     /// Whether the diagram had a `^`.
     package let hasZeroMarker: Bool
 
-    /// The events of `marbles`, stopping with a precondition failure that names `function` when
+    /// The events of `marbles`, stopping the program with a message that names `function` when
     /// the diagram is malformed, a letter is missing from `values`, `#` comes with no `error`, or
     /// `frame` is not positive.
     package init(_ marbles: String, values: [Character: Value], error: Failure?, frame: TimeInterval, function: String) {
-        precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
+        checkInput(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
         let diagram: Marbles
         do {
             diagram = try Marbles(parsing: marbles)
         } catch {
-            preconditionFailure("\(function): \(error)")
+            badInput("\(function): \(error)")
         }
         var frames: [(time: TimeInterval, events: [Event<Value, Failure>])] = []
         var lastFrame: Int?
@@ -290,12 +290,12 @@ package struct MarbleEvents<Value, Failure: Error> {
                 event = .completed
             case "#":
                 guard let error else {
-                    preconditionFailure("\(function): '#' in marble diagram \"\(marbles)\", but the signal cannot fail")
+                    badInput("\(function): '#' in marble diagram \"\(marbles)\", but the signal cannot fail")
                 }
                 event = .error(error)
             default:
                 guard let value = values[mark.symbol] else {
-                    preconditionFailure("\(function): no value for '\(mark.symbol)' of marble diagram \"\(marbles)\" (at frame \(mark.frame)) in the values table")
+                    badInput("\(function): no value for '\(mark.symbol)' of marble diagram \"\(marbles)\" (at frame \(mark.frame)) in the values table")
                 }
                 event = .next(value)
             }

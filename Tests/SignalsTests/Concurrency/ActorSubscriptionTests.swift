@@ -30,15 +30,12 @@ private actor Store {
 }
 
 final class ActorSubscriptionTests: LeakCheckedTestCase {
-    /// Waits, in real time, until `condition` holds on the store.
+    /// Waits, in real time, until `condition` holds on the store; whether it does.
     private func wait(for store: Store, until condition: @escaping @Sendable ([Int], TestError?, Bool) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        await eventually {
             let (items, failure, isDone) = await store.snapshot()
-            if condition(items, failure, isDone) { return true }
-            try? await Task.sleep(nanoseconds: 1_000_000)
+            return condition(items, failure, isDone)
         }
-        return false
     }
 
     func testSubscribeOnActor_deliversOnTheActorInOrder() async {
@@ -123,9 +120,8 @@ final class ActorSubscriptionTests: LeakCheckedTestCase {
             let finished = await wait(for: store) { _, _, isDone in isDone }
             XCTAssertTrue(finished)
         }
-        let deadline = Date().addingTimeInterval(10)
-        while weakStore != nil, Date() < deadline { try? await Task.sleep(nanoseconds: 1_000_000) }
-        XCTAssertNil(weakStore)
+        let released = await eventually { weakStore == nil }
+        XCTAssertTrue(released, "the subscription kept the actor")
     }
 }
 

@@ -114,7 +114,7 @@ final class AssignTests: LeakCheckedTestCase {
             weakTarget.withLock { $0 = WeakReference(target) }
             binding.disposable = source.signal.assign(to: \.value, on: target)
             // With no scheduler current, the subscription is made on the subscription scheduler.
-            XCTAssertTrue(waitUntil { source.subscriptions.value == 1 })
+            XCTAssertTrue(eventually { source.subscriptions.value == 1 })
             source.input.sendNext(1)
             XCTAssertEqual(target.written, [1])
         }

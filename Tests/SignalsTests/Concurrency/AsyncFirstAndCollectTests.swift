@@ -60,7 +60,7 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
     func testFirst_onTheMainActor() async {
         let source = HandFedSource<Never>()
         let sender = Thread {
-            _ = eventuallyBlocking { source.subscriptions.value == 1 }
+            XCTAssertTrue(eventually { source.subscriptions.value == 1 }, "never subscribed")
             source.input.sendNext(3)
         }
         sender.start()

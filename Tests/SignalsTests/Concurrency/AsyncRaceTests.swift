@@ -38,7 +38,7 @@ final class AsyncRaceTests: LeakCheckedTestCase {
             }
             // Most rounds race the events; every fourth races the subscription itself.
             let subscriptionRaced = round % 4 == 0
-            if !subscriptionRaced, !eventuallyBlocking({ source.subscriptions.value == 1 }) {
+            if !subscriptionRaced, !eventually({ source.subscriptions.value == 1 }) {
                 return XCTFail("\(name), round \(round): never subscribed")
             }
             source.raceEveryEnd(cancel: { task.cancel() })
@@ -48,7 +48,7 @@ final class AsyncRaceTests: LeakCheckedTestCase {
             guard let result = ending.values.first, allowed(result, subscriptionRaced) else {
                 return XCTFail("\(name), round \(round): ended with \(ending.values)")
             }
-            let settled = eventuallyBlocking { source.disposals.value == source.subscriptions.value && source.subscriptionsAreFreed }
+            let settled = eventually { source.disposals.value == source.subscriptions.value && source.subscriptionsAreFreed }
             guard settled, source.subscriptions.value <= 1 else {
                 return XCTFail("\(name), round \(round): \(source.subscriptions.value) subscriptions, \(source.disposals.value) disposals, freed: \(source.subscriptionsAreFreed)")
             }
@@ -129,7 +129,7 @@ final class AsyncRaceTests: LeakCheckedTestCase {
             guard allowed.contains(events), lateEvents <= 1 else {
                 return XCTFail("round \(round): \(events), \(lateEvents) after dispose() returned")
             }
-            guard eventuallyBlocking({ !token.isAlive && !signal.isAlive }) else {
+            guard eventually({ !token.isAlive && !signal.isAlive }) else {
                 return XCTFail("round \(round): the task never ended, or kept its work")
             }
         }
@@ -166,7 +166,8 @@ final class AsyncRaceTests: LeakCheckedTestCase {
                     completed: { record(.completed) }
                 )
             } else {
-                while box.disposable == nil { sched_yield() }
+                // Polls: the other thread stores the disposable as soon as `subscribe` returns.
+                XCTAssertTrue(eventually { box.disposable != nil }, "round \(round): subscribe never returned")
                 box.disposable?.dispose()
                 disposeReturned.store(true, ordering: .releasing)
             }

@@ -41,28 +41,6 @@ final class HandFedSource<Failure: Error & Sendable>: Sendable {
     }
 }
 
-/// Waits, yielding and napping a millisecond at a time, until `condition` holds or `timeout`
-/// seconds pass; returns whether it holds. For conditions that other threads make true.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return condition() }
-        await Task.yield()
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
-}
-
-/// Blocks the calling (non-async) thread until `condition` holds or `timeout` seconds pass.
-func eventuallyBlocking(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return condition() }
-        usleep(200)
-    }
-    return true
-}
-
 /// A synchronous signal that sends `values`, then `end`, from its create block, and counts the
 /// disposals of its subscriptions.
 func synchronousSignal<Failure: Error & Sendable>(

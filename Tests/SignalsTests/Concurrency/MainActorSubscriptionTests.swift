@@ -87,7 +87,7 @@ final class MainActorSubscriptionTests: LeakCheckedTestCase {
             ("QueueScheduler block", { block in
                 let done = DispatchSemaphore(value: 0)
                 QueueScheduler(name: "subscriber").schedule { block(); done.signal() }
-                done.wait()
+                XCTAssertTrue(done.waitForSignal())
             }),
             ("main thread", { $0() }),
         ]
@@ -98,7 +98,7 @@ final class MainActorSubscriptionTests: LeakCheckedTestCase {
             run { box.disposable = source.signal.subscribeNextOnMainActor { [weak model] in model?.titles.append($0) } }
             // Made as `subscribe` makes it: at once where a scheduler is current (the main thread,
             // a scheduler's block), else on the subscription scheduler.
-            XCTAssertTrue(waitUntil { source.subscriptions.value == 1 }, name)
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { source.subscriptions.value == 1 }, name)
             onAPlainThread { for title in ["1", "2", "3"] { source.input.sendNext(title) } }
             XCTAssertTrue(spinMainRunLoop { onMain { model.titles.count } == 3 }, name)
             XCTAssertEqual(onMain { model.titles }, ["1", "2", "3"], name)
@@ -150,16 +150,6 @@ private func onMainActorSubscription(_ model: ViewModel, _ source: Signal<String
         error: { [weak model] in model?.failure = $0 },
         completed: { [weak model] in model?.isDone = true }
     )
-}
-
-/// Waits (yielding the thread) until `condition` holds, for at most 10 seconds; whether it holds.
-func waitUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: 10)
-    while !condition() {
-        guard Date() < deadline else { return false }
-        sched_yield()
-    }
-    return true
 }
 
 /// A signal that sends `values` synchronously, then completes.

@@ -104,7 +104,7 @@ final class SignalValuesTests: LeakCheckedTestCase {
             // Waits for the subscription that the first `next` makes: `next()` called by hand is
             // the nonisolated overload, so it subscribes off the main actor, through the
             // subscription scheduler; the loop's code still runs on the main actor.
-            _ = eventuallyBlocking { source.subscriptions.value == 1 }
+            XCTAssertTrue(eventually { source.subscriptions.value == 1 }, "never subscribed")
             source.input.sendNext(1)
             source.input.sendNext(2)
             source.input.sendError(.first)

@@ -120,7 +120,7 @@ final class BufferTests: LeakCheckedTestCase {
             for value in 0..<1000 { input.sendNext(value) }
             input.sendCompleted()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(windows.values.flatMap { $0 }, Array(0..<1000))
         XCTAssertFalse(windows.values.contains { $0.isEmpty })
     }

@@ -106,7 +106,7 @@ final class DelayTests: LeakCheckedTestCase {
             for value in 0..<100 { input.sendNext(value) }
             input.sendCompleted()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(values.values, Array(0..<100), "one background scheduler per subscription keeps the order")
         XCTAssertEqual(Set(onBackground.values), [true])
     }
@@ -124,7 +124,7 @@ extension DelayTests {
             )
             for value in 0..<1_000 { input.sendNext(value) }
             input.sendCompleted()
-            done.wait()
+            XCTAssertTrue(done.waitForSignal())
             XCTAssertEqual(events.values, (0..<1_000).map { .next($0) } + [.completed], "round \(round)")
             subscription.dispose()
         }
@@ -145,7 +145,7 @@ extension DelayTests {
                 queues[value % 2].performAsCurrentScheduler { input.sendNext(value) }
             }
             queues[0].performAsCurrentScheduler { input.sendCompleted() }
-            done.wait()
+            XCTAssertTrue(done.waitForSignal())
             XCTAssertEqual(events.values, (0..<500).map { .next($0) } + [.completed], "round \(round)")
             subscription.dispose()
         }

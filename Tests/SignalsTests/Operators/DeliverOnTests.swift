@@ -55,7 +55,7 @@ final class DeliverOnTests: LeakCheckedTestCase {
             for value in 0..<1000 { input.sendNext(value) }
             input.sendCompleted()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         XCTAssertEqual(values.values, Array(0..<1000))
         XCTAssertEqual(Set(onScheduler.values), [true])
     }

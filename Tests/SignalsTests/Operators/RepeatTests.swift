@@ -125,7 +125,7 @@ final class RepeatTests: LeakCheckedTestCase {
             }
             finished.signal()
         }.start()
-        while count.value < 1_000 { sched_yield() }
+        XCTAssertTrue(eventually { count.value >= 1_000 }, "the loop did not get going")
         box.disposable?.dispose()
         XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
         XCTAssertTrue(subscriber.isDisposed)

@@ -160,7 +160,7 @@ final class ThrottleTests: LeakCheckedTestCase {
             delivered.signal()
         })
         onAPlainThread { input.sendNext(1) }
-        delivered.wait()
+        XCTAssertTrue(delivered.waitForSignal())
         XCTAssertEqual(onBackground.values, [true])
         subscription.dispose()
     }
@@ -179,7 +179,7 @@ final class ThrottleTests: LeakCheckedTestCase {
                 for value in 0..<300 { input.sendNext(value) }
                 input.sendCompleted()
             }
-            done.wait()
+            XCTAssertTrue(done.waitForSignal())
             let values = received.values
             XCTAssertEqual(values, values.sorted())
             XCTAssertEqual(Set(values).count, values.count)

@@ -26,20 +26,20 @@ final class AsyncBridgeMainActorRaceTests: LeakCheckedTestCase {
             let source = HandFedSource<TestError>()
             let signal = deliveringOnMain ? source.signal.deliver(on: .main) : source.signal
             let task = Task { @MainActor in await consume(signal) }
-            let subscribed = await eventuallyOnMain { source.subscriptions.value == 1 }
+            let subscribed = await eventually { source.subscriptions.value == 1 }
             guard subscribed else { return XCTFail("\(name), round \(round): never subscribed") }
             let racing = Task.detached {
                 source.raceEveryEnd(cancel: { task.cancel() })
             }
             await racing.value
-            guard let ending = await withTimeout(seconds: 10, { await task.value }) else {
+            guard let ending = await withTimeout({ await task.value }) else {
                 return XCTFail("\(name), round \(round): the task never ended")
             }
             switch ending {
             case let .values(values), let .failed(values):
                 guard [1, 2].starts(with: values) else { return XCTFail("\(name), round \(round): \(ending)") }
             }
-            let settled = await eventuallyOnMain { source.disposals.value == 1 && source.subscriptionsAreFreed }
+            let settled = await eventually { source.disposals.value == 1 && source.subscriptionsAreFreed }
             guard settled else {
                 return XCTFail("\(name), round \(round): \(source.disposals.value) disposals, freed: \(source.subscriptionsAreFreed)")
             }
@@ -87,15 +87,4 @@ final class AsyncBridgeMainActorRaceTests: LeakCheckedTestCase {
             }
         }
     }
-}
-
-/// ``eventually(timeout:_:)`` for a condition checked on the main actor.
-@MainActor
-private func eventuallyOnMain(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return condition() }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
 }

@@ -104,7 +104,7 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
             for await value in signal.values { received.append(value) }
             return received
         }
-        let received = await withTimeout(seconds: 5) { await loop.value }
+        let received = await withTimeout { await loop.value }
         XCTAssertNotNil(received, "the loop did not end")
         // Cancelled before the first value was handed over: nothing or the buffered 1; never 2
         // after a nil.
@@ -143,7 +143,7 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
             subscriber.sendCompleted()
             return nil
         }.repeat()
-        let value = await withTimeout(seconds: 5) { await signal.first() }
+        let value = await withTimeout { await signal.first() }
         XCTAssertEqual(value, .some(1))
         let settled = subscriptions.value
         try? await Task.sleep(nanoseconds: 50_000_000)
@@ -155,7 +155,7 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
         let first = Task { await Signal<Int, Never>.never.first() }
         try? await Task.sleep(nanoseconds: 20_000_000)
         first.cancel()
-        let value = await withTimeout(seconds: 5) { await first.value }
+        let value = await withTimeout { await first.value }
         XCTAssertEqual(value, .some(nil))
     }
 
@@ -212,14 +212,20 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     /// `send` from a detached task after the body returned is dropped, and does not crash.
     func testReview_emittingSendAfterTheBodyReturnedIsDropped() async {
         let late = Counter()
+        let bodyReturned = Flag()
         let recorder = Signal<Int, Never>(emitting: { send in
             send(1)
             Task.detached {
-                try? await Task.sleep(nanoseconds: 20_000_000)
+                // Sends once the body has returned (the test sees its completion), however long a
+                // busy machine takes to get there: a fixed sleep could end before it.
+                _ = await eventually { bodyReturned.isSet }
                 send(2)
                 late.increment()
             }
         }).record()
+        let completed = await eventually { recorder.events.last == .completed }
+        XCTAssertTrue(completed, "the body's return did not complete the signal")
+        bodyReturned.set()
         let done = await eventually { late.value == 1 }
         XCTAssertTrue(done)
         XCTAssertEqual(recorder.events, [.next(1), .completed])
@@ -243,13 +249,4 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
         let freed = await eventually { source.subscriptionsAreFreed }
         XCTAssertTrue(freed)
     }
-}
-
-/// `operation`'s result, or `nil` when it takes longer than `seconds` (it goes on in the
-/// background then: a hang under test).
-func withTimeout<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    let result = Recorder<T>()
-    Task { result.record(await operation()) }
-    let done = await eventually(timeout: seconds) { !result.values.isEmpty }
-    return done ? result.values.first : nil
 }

@@ -104,6 +104,10 @@ final class ConcurrencyReviewTests: LeakCheckedTestCase {
             box.disposable?.dispose()
         })
         for value in 1...50 { input.sendNext(value) }
+        // The first value reaches the actor whenever a busy machine lets it: wait for it. Then
+        // give anything wrongly left in the actor's queue a moment to show.
+        let gotFirst = await eventually { await !tally.snapshot().0.isEmpty }
+        XCTAssertTrue(gotFirst, "the first value never reached the actor")
         try? await Task.sleep(nanoseconds: 50_000_000)
         let (items, _) = await tally.snapshot()
         XCTAssertEqual(items, [1])
@@ -120,10 +124,8 @@ final class ConcurrencyReviewTests: LeakCheckedTestCase {
             tally.items.append(value)
         })
         onAPlainThread { for value in 1...20 { input.sendNext(value) } }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while await tally.snapshot().count < 20, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
+        let gotAll = await eventually { await tally.snapshot().count >= 20 }
+        XCTAssertTrue(gotAll, "the values did not all reach the actor")
         let items = await tally.snapshot()
         XCTAssertEqual(items, Array(1...20))
         subscription.dispose()
@@ -137,15 +139,11 @@ final class ConcurrencyReviewTests: LeakCheckedTestCase {
         let subscription = signal.subscribeOnActor(tally!, next: { $0.items.append($1) }, completed: { $0.isDone = true })
         input.sendNext(1)
         input.sendCompleted()
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while await tally!.snapshot().1 == false, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
+        let completed = await eventually { await tally!.snapshot().1 }
+        XCTAssertTrue(completed, "the completion never reached the actor")
         tally = nil
-        while weakTally.isAlive, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-        XCTAssertFalse(weakTally.isAlive)
+        let released = await eventually { !weakTally.isAlive }
+        XCTAssertTrue(released, "something kept the actor after completion")
         XCTAssertTrue(subscription.isDisposed)
     }
 

@@ -76,13 +76,13 @@ final class ReturnTests: LeakCheckedTestCase {
         let finished = DispatchSemaphore(value: 0)
         Thread {
             // Keep the subscription scheduler's background queue busy, then dispose in time.
-            Scheduler.subscription.schedule { gate.wait() }
+            Scheduler.subscription.schedule { _ = gate.waitForSignal() }
             let disposable = Signal<Int, Never>.return(1).subscribe(next: { values.record($0) })
             disposable.dispose()
             gate.signal()
             Scheduler.subscription.schedule { finished.signal() }
         }.start()
-        finished.wait()
+        XCTAssertTrue(finished.waitForSignal())
         XCTAssertEqual(values.values, [])
     }
 }

@@ -270,12 +270,12 @@ final class MarbleTests: LeakCheckedTestCase {
             recordHere()
             done.signal()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         QueueScheduler(name: "marbles").schedule {
             recordHere()
             done.signal()
         }
-        done.wait()
+        XCTAssertTrue(done.waitForSignal())
         scheduler.schedule(recordHere)
         scheduler.step()
         XCTAssertEqual(subscribedAtOnce.values, [true, true, true, true, true])
