@@ -178,7 +178,7 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
     /// RAC 2.5 has none; new.
     public func marbles(frame: TimeInterval = 1, _ symbol: (Value) -> Character) -> String {
         let function = "SignalRecording.marbles(frame:_:)"
-        precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
+        checkInput(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
         guard let diagram = diagram(of: events, frame: frame, symbol) else {
             preconditionFailure("\(function): an event comes more than \(Self.frameLimit) frames of \(frame) s after the start (\(events.last.map(String.init(describing:)) ?? "")); use a larger frame")
         }

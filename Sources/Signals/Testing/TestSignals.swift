@@ -274,7 +274,7 @@ package struct MarbleEvents<Value, Failure: Error> {
     /// the diagram is malformed, a letter is missing from `values`, `#` comes with no `error`, or
     /// `frame` is not positive.
     package init(_ marbles: String, values: [Character: Value], error: Failure?, frame: TimeInterval, function: String) {
-        precondition(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
+        checkInput(frame > 0 && frame.isFinite, "\(function): the frame must be a positive number of seconds, got \(frame)")
         let diagram: Marbles
         do {
             diagram = try Marbles(parsing: marbles)
