@@ -26,6 +26,11 @@ import Foundation
 /// }
 /// ```
 ///
+/// Delays are measured on a monotonic clock, as on a ``QueueScheduler``: a wall clock that steps
+/// never makes a block run early, and the same rule holds for the times given: NaN stops the
+/// program, a date or delay more than ``QueueScheduler/longestInterval`` (about 292 years) off
+/// never comes, a date past is due now.
+///
 /// A scheduler that has been let go of still runs the blocks it was given. Disposing what a
 /// `schedule` method returned cancels a block that has not started and releases it at once.
 ///
@@ -41,6 +46,9 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// its superclass is).
     private let state = Lock(State())
 
+    /// The clocks the scheduler reads.
+    private let clock: any SchedulerClock
+
     /// A scheduler whose blocks run isolated to `actor`.
     ///
     /// `MainActor.shared` makes a scheduler for the main actor, though ``Scheduler/main`` is the
@@ -51,8 +59,15 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     ///   - name: A name for debugging.
     ///
     /// RAC 2.5: none; new.
-    public init(_ actor: any Actor, name: String = "ReactiveCocoaSwift.ActorScheduler") {
+    public convenience init(_ actor: any Actor, name: String = "ReactiveCocoaSwift.ActorScheduler") {
+        self.init(actor, name: name, clock: SystemClock())
+    }
+
+    /// A scheduler whose blocks run isolated to `actor`, reading `clock`: for tests, whose
+    /// clock's wall clock may step.
+    package init(_ actor: any Actor, name: String = "ReactiveCocoaSwift.ActorScheduler", clock: any SchedulerClock) {
         self.actor = actor
+        self.clock = clock
         super.init(name: name)
     }
 
@@ -80,29 +95,55 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
         return scheduled
     }
 
+    /// The wall clock.
+    public override var now: Date {
+        Date(timeIntervalSinceReferenceDate: clock.wallTime())
+    }
+
     /// Runs `action` on the actor at `date`, or as soon as it can after it.
     ///
-    /// A date already past when `action` is scheduled counts as that moment: `action` runs after
-    /// the blocks scheduled before it that are due by then, and before every block scheduled
-    /// after it, as on a ``QueueScheduler``.
+    /// The date becomes a deadline on the monotonic clock as `action` is scheduled, as on a
+    /// ``QueueScheduler``. A date already past when `action` is scheduled counts as that moment:
+    /// `action` runs after the blocks scheduled before it that are due by then, and before every
+    /// block scheduled after it. A date more than ``QueueScheduler/longestInterval`` off
+    /// (`.distantFuture`, a date at infinity) never comes: `action` waits until disposed. A date
+    /// whose time is NaN stops the program.
     ///
     /// - Returns: A disposable that cancels `action` if it has not started yet.
     ///
     /// RAC 2.5: `-after:schedule:`.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        enqueueDated(action, at: date, repeatingEvery: nil, leeway: 0)
+        checkDate(date, of: "ActorScheduler.schedule(after:_:)")
+        return enqueueDated(action, at: .date(date.timeIntervalSinceReferenceDate), repeatingEvery: nil, leeway: 0)
+    }
+
+    /// Runs `action` on the actor `delay` seconds from now, measured on the monotonic clock, or
+    /// as soon as it can after that.
+    ///
+    /// A delay of zero or less is due now; one longer than ``QueueScheduler/longestInterval``
+    /// (infinity among them) never comes: `action` waits until disposed. A NaN delay stops the
+    /// program.
+    ///
+    /// - Returns: A disposable that cancels `action` if it has not started yet.
+    ///
+    /// RAC 2.5: `-afterDelay:schedule:`.
+    @discardableResult
+    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        checkDelay(delay, of: "ActorScheduler.schedule(afterDelay:_:)")
+        return enqueueDated(action, at: .delay(delay), repeatingEvery: nil, leeway: 0)
     }
 
     /// Runs `action` on the actor at `date`, then every `interval` seconds, until the returned
     /// disposable is disposed.
     ///
-    /// Runs missed while the actor was busy are skipped, as on a ``QueueScheduler``.
+    /// Runs missed while the actor was busy are skipped, as on a ``QueueScheduler``; an interval
+    /// longer than ``QueueScheduler/longestInterval`` (infinity among them) runs `action` once.
     ///
     /// - Parameters:
-    ///   - date: When the first run is due.
-    ///   - interval: Seconds between runs; must be positive.
-    ///   - leeway: How late each run may be; zero or more.
+    ///   - date: When the first run is due; not NaN.
+    ///   - interval: Seconds between runs, on the monotonic clock; must be positive (not NaN).
+    ///   - leeway: How late each run may be; zero or more (not NaN).
     ///   - action: The block to run.
     /// - Returns: A disposable that stops the schedule.
     ///
@@ -114,9 +155,9 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
         leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> Disposable? {
-        precondition(interval > 0, "ActorScheduler.schedule(after:repeatingEvery:) needs a positive interval, got \(interval)")
-        precondition(leeway >= 0, "ActorScheduler.schedule(after:repeatingEvery:leeway:) needs a leeway of zero or more, got \(leeway)")
-        return enqueueDated(action, at: date, repeatingEvery: interval, leeway: leeway)
+        checkDate(date, of: "ActorScheduler.schedule(after:repeatingEvery:leeway:_:)")
+        checkRepetition(every: interval, leeway: leeway, of: "ActorScheduler.schedule(after:repeatingEvery:leeway:_:)")
+        return enqueueDated(action, at: .date(date.timeIntervalSinceReferenceDate), repeatingEvery: interval, leeway: leeway)
     }
 
     deinit {
@@ -167,17 +208,18 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
 
     // MARK: Dated blocks
 
-    /// Puts `action` in the queue of dated blocks, reading the clock once.
+    /// Puts `action` in the queue of dated blocks, reading the clocks once, outside the lock.
     private func enqueueDated(
         _ action: @escaping @Sendable () -> Void,
-        at date: Date,
+        at time: ScheduledTime,
         repeatingEvery interval: TimeInterval?,
         leeway: TimeInterval
     ) -> Disposable {
         let scheduled = DatedAction(work: action, scheduler: self)
-        let now = Date.timeIntervalSinceReferenceDate
+        let reading = time.read(clock)
         let wake = state.withLock { state in
-            let wake = state.dated.insert(scheduled, at: date.timeIntervalSinceReferenceDate, repeatingEvery: interval, leeway: leeway, now: now)
+            let due = time.deadline(reading, in: &state.dated)
+            let wake = state.dated.insert(scheduled, at: due, repeatingEvery: interval, leeway: leeway, now: reading.monotonic)
             if state.keptAlive == nil { state.keptAlive = self }
             state.setTimer(wake, for: self)
             return wake
@@ -189,14 +231,15 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// Runs, in order, the dated blocks due; on the actor, from the timer (`ticket` is `nil`) or
     /// for the `ticket`-th block, which was due when scheduled.
     private func drainDated(through ticket: UInt64?) {
-        let reading = Date.timeIntervalSinceReferenceDate
+        let clock = clock
+        let reading = clock.monotonicTime()
         var drain: DatedQueue.Drain?
         while true {
             // `released` is let go of here, outside the lock.
             let (step, released) = state.withLock { state -> (DatedQueue.Step, ActorScheduler?) in
                 var current = drain ?? state.dated.startDrain(now: reading, fromTimer: ticket == nil)
                 defer { drain = current }
-                let step = state.dated.next(through: ticket, in: &current) { Date.timeIntervalSinceReferenceDate }
+                let step = state.dated.next(through: ticket, in: &current) { clock.monotonicTime() }
                 guard case let .stop(wake) = step else { return (step, nil) }
                 state.setTimer(wake, for: self)
                 return (step, state.dated.isEmpty ? state.keptAlive.take() : nil)
@@ -269,7 +312,7 @@ extension ActorScheduler {
             guard case let .timer(due, leeway) = wake else { return }
             let timer = self.timer ?? Self.makeTimer(for: scheduler)
             self.timer = timer
-            timer.schedule(wallDeadline: .at(due), repeating: .never, leeway: .nanoseconds(nanoseconds(leeway)))
+            timer.schedule(deadline: .at(monotonic: due), repeating: .never, leeway: .nanoseconds(nanoseconds(leeway)))
         }
 
         private static func makeTimer(for scheduler: ActorScheduler) -> DispatchSourceTimer {

@@ -1,27 +1,32 @@
 import Foundation
 
-/// The blocks a ``QueueScheduler`` holds for a date, in the order they must run: by date, and
-/// blocks for the same date in the order they were scheduled.
+/// The blocks a ``QueueScheduler`` or an ``ActorScheduler`` holds for a date, in the order they
+/// must run: by due time, and blocks due at the same time in the order they were scheduled.
 ///
-/// A state machine with no lock, clock or thread of its own: the scheduler reads the clock, calls
-/// it under its lock and does what it answers. Dates are seconds since the reference date, the
-/// way `Date` keeps them, so one date always gives one due time and equal dates tie exactly.
+/// A state machine with no lock, clock or thread of its own: the scheduler reads the clocks, calls
+/// it under its lock and does what it answers. Due times are seconds on the monotonic clock
+/// (``SchedulerClock/monotonicTime()``), which never steps, so that a wall clock set back or
+/// forward makes no block run early; a date on the wall clock becomes a due time when it is
+/// scheduled (``deadline(of:reading:)``), and one date always gives one due time while the wall
+/// clock keeps step, so blocks for it tie exactly.
 ///
-/// A block whose date has already come when it is scheduled is due *then*, in the order of the
+/// A block whose due time has already come when it is scheduled is due *then*, in the order of the
 /// undated blocks around it: it runs from a drain queued on the dispatch queue for it ("its
 /// drain") or a later one, never from an earlier drain, so it cannot overtake a block queued
 /// before it. The other blocks run from whichever drain finds them due: the timer's, set for the
-/// first of them, or another.
+/// first of them, or another. A block due at ``longestWait`` or later never comes: it waits, with
+/// no timer set for it, until it is disposed.
 struct DatedQueue {
     /// What must happen for the next block to run.
     enum Wake: Equatable {
-        /// Nothing: a drain or the timer already on its way sees to it, or nothing waits.
+        /// Nothing: a drain or the timer already on its way sees to it, or nothing waits (that
+        /// can come).
         case none
         /// Queue a drain on the dispatch queue that may run the blocks scheduled up to the
         /// `through`-th; after unlocking.
         case drain(through: UInt64)
-        /// Set the timer for `due`, replacing its deadline; under the lock, so that the timer
-        /// always holds the deadline set last.
+        /// Set the timer for `due` on the monotonic clock, replacing its deadline; under the lock,
+        /// so that the timer always holds the deadline set last.
         case timer(due: TimeInterval, leeway: TimeInterval)
     }
 
@@ -33,11 +38,20 @@ struct DatedQueue {
         case stop(Wake)
     }
 
+    /// How far the wall clock may drift from the monotonic one before it counts as stepped, in
+    /// seconds.
+    static let stepTolerance: TimeInterval = 0.001
+
     private var heap = MinHeap<Entry>()
     private var nextOrder: UInt64 = 0
-    /// The latest reading of the clock. It never goes back, so blocks due when scheduled keep
-    /// the order they were scheduled in even if the wall clock does.
+    /// The latest reading of the monotonic clock; kept from going back even if a reading did,
+    /// so that blocks due when scheduled keep the order they were scheduled in.
     private var clock = -TimeInterval.infinity
+    /// The wall clock's lead over the monotonic clock: a date `d` is due at `d - wallLead` on the
+    /// monotonic clock. Measured when the first date is scheduled, and again only once the wall
+    /// clock has stepped (drifted more than ``stepTolerance`` from it), so that equal dates give
+    /// equal due times.
+    private var wallLead: TimeInterval?
     /// The due time the timer is set for, until the timer's drain runs.
     private var timerDue: TimeInterval?
     /// Blocks disposed since the last sweep; an estimate (a block disposed after it ran counts
@@ -46,8 +60,22 @@ struct DatedQueue {
 
     var isEmpty: Bool { heap.isEmpty }
 
-    /// Adds `action` for `date`, then every `interval` seconds when given, scheduled when the
-    /// clock read `now`.
+    /// The due time, on the monotonic clock, of `date` (seconds since the reference date on the
+    /// wall clock), scheduled when the clocks read `reading`: the date as far ahead of the
+    /// monotonic clock as it is ahead of the wall clock.
+    ///
+    /// The wall clock's lead is the one measured for an earlier date unless the wall clock has
+    /// stepped since, so that equal dates give equal due times; a step moves only the dates
+    /// scheduled after it, not the blocks already waiting.
+    mutating func deadline(of date: TimeInterval, reading: ClockReading) -> TimeInterval {
+        let lead = reading.wall - reading.monotonic
+        if let wallLead, abs(lead - wallLead) <= Self.stepTolerance { return date - wallLead }
+        wallLead = lead
+        return date - lead
+    }
+
+    /// Adds `action` for `date` on the monotonic clock, then every `interval` seconds when given,
+    /// scheduled when that clock read `now`.
     mutating func insert(
         _ action: ScheduledAction,
         at date: TimeInterval,
@@ -58,7 +86,8 @@ struct DatedQueue {
         clock = max(clock, now)
         let order = nextOrder
         nextOrder += 1
-        // A date already come (or not a number) is due now, behind what is queued.
+        // A date already come is due now, behind what is queued (the schedulers stop the
+        // program on NaN before it gets here; it would count as come).
         guard date > clock else {
             heap.insert(Entry(due: clock, order: order, waitsForItsDrain: true, action: action, interval: interval, leeway: leeway))
             return .drain(through: order)
@@ -121,8 +150,10 @@ struct DatedQueue {
         disposals = 0
     }
 
-    /// The timer for `entry`, unless it is set for an earlier time already.
+    /// The timer for `entry`, unless it is set for an earlier time already or the entry never
+    /// comes.
     private mutating func setTimer(for entry: Entry) -> Wake {
+        guard entry.due < longestWait else { return .none }
         if let timerDue, timerDue <= entry.due { return .none }
         timerDue = entry.due
         return .timer(due: entry.due, leeway: entry.leeway)
@@ -130,7 +161,7 @@ struct DatedQueue {
 
     /// One `interval` after `due`, or, when the queue was too busy to run the block in time, the
     /// first multiple of `interval` after `now`: missed runs are skipped, as a dispatch timer
-    /// does, not run back to back.
+    /// does, not run back to back. An infinite interval gives infinity: the run never comes.
     private static func nextRun(after due: TimeInterval, every interval: TimeInterval, now: TimeInterval) -> TimeInterval {
         let next = due + interval
         if next > now { return next }
@@ -167,6 +198,33 @@ extension DatedQueue {
 
         static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.due == rhs.due && lhs.order == rhs.order
+        }
+    }
+}
+
+/// When a dated block was asked to run: the time a `schedule` method was given.
+enum ScheduledTime {
+    /// At a date on the wall clock, in seconds since the reference date.
+    case date(TimeInterval)
+    /// This many seconds after it is scheduled, on the monotonic clock.
+    case delay(TimeInterval)
+
+    /// Reads what the due time needs: both clocks for a date; for a delay only the monotonic one,
+    /// the wall clock's reading being left at zero.
+    @inline(__always)
+    func read(_ clock: any SchedulerClock) -> ClockReading {
+        switch self {
+        case .date: clock.reading()
+        case .delay: ClockReading(wall: 0, monotonic: clock.monotonicTime())
+        }
+    }
+
+    /// The due time on the monotonic clock, from the clocks as `reading` read them.
+    @inline(__always)
+    func deadline(_ reading: ClockReading, in queue: inout DatedQueue) -> TimeInterval {
+        switch self {
+        case let .date(date): queue.deadline(of: date, reading: reading)
+        case let .delay(delay): reading.monotonic + delay
         }
     }
 }

@@ -1,3 +1,5 @@
+import Disposables
+
 /// A binary min-heap: `insert` and `removeFirst` in O(log n), `first` in O(1).
 struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
@@ -19,7 +21,7 @@ struct MinHeap<Element: Comparable> {
 
     /// Removes and returns the smallest element; the heap must not be empty.
     mutating func removeFirst() -> Element {
-        precondition(!elements.isEmpty, "MinHeap.removeFirst() on an empty heap")
+        checkInput(!elements.isEmpty, "MinHeap.removeFirst() needs an element to remove, got an empty heap")
         elements.swapAt(0, elements.count - 1)
         let smallest = elements.removeLast()
         siftDown(from: 0)

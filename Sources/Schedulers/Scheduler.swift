@@ -16,9 +16,26 @@ import Foundation
 /// }
 /// ```
 ///
+/// Every scheduler and time operator takes the times it is given by one rule:
+///
+/// - A date, delay, interval or leeway that is NaN stops the program, with a message naming the
+///   method and the value; it survives optimized builds.
+/// - A date or delay that never comes never runs its block, which waits until it is disposed,
+///   with no timer set: infinity, and on the real schedulers anything more than
+///   ``QueueScheduler/longestInterval`` (about 292 years) off, `Date.distantFuture` among them.
+///   (A ``TestScheduler``'s virtual clock reaches any finite date.)
+/// - A date already past, or a delay of zero or less, is due now: the block runs after the blocks
+///   already due, first in, first out.
+///
+/// The real schedulers measure delays on a monotonic clock, which never steps: a date is turned
+/// into a monotonic deadline when it is scheduled, as Dispatch's `asyncAfter(deadline:)` does, so
+/// a wall clock set back (an NTP correction, a user changing the time) never makes a block, a
+/// `throttle`'s window or a `delay` end early. ``now`` is the wall clock.
+///
 /// To write a scheduler, subclass it, call ``init(name:)``, override ``schedule(_:)``,
-/// ``schedule(after:_:)`` and ``schedule(after:repeatingEvery:leeway:_:)``, and run each block
-/// through ``performAsCurrentScheduler(_:)``.
+/// ``schedule(after:_:)`` and ``schedule(after:repeatingEvery:leeway:_:)`` (and
+/// ``schedule(afterDelay:_:)`` to measure delays on a clock of your own), follow the rule above,
+/// and run each block through ``performAsCurrentScheduler(_:)``.
 ///
 /// RAC 2.5: `RACScheduler`, `RACScheduler+Subclass.h`.
 open class Scheduler: @unchecked Sendable, CustomStringConvertible {
@@ -36,7 +53,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// The scheduler's idea of the present: the wall clock, or virtual time for ``TestScheduler``.
     ///
-    /// ``schedule(afterDelay:_:)`` counts from it.
+    /// Dates to schedule at are read against it; the real schedulers measure delays on a
+    /// monotonic clock instead (see ``schedule(afterDelay:_:)``).
     open var now: Date {
         Date()
     }
@@ -49,30 +67,58 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// RAC 2.5: `-schedule:`.
     @discardableResult
     open func schedule(_ action: @escaping @Sendable () -> Void) -> Disposable? {
-        preconditionFailure("\(type(of: self)) must override Scheduler.schedule(_:)")
+        badInput("\(type(of: self)) must override Scheduler.schedule(_:)")
     }
 
     /// Runs `action` at `date`, or as soon as possible after it.
     ///
-    /// A ``QueueScheduler`` (``main`` and ``background(priority:name:)`` are ones) and a
-    /// ``TestScheduler`` run blocks in the order of their dates, and blocks for the same date in
-    /// the order they were scheduled.
+    /// A ``QueueScheduler`` (``main`` and ``background(priority:name:)`` are ones), an
+    /// ``ActorScheduler`` and a ``TestScheduler`` run blocks in the order of their dates, and
+    /// blocks for the same date in the order they were scheduled. The real schedulers turn `date`
+    /// into a deadline on a monotonic clock as `action` is scheduled. A date past is due now,
+    /// after the blocks already due; a date that never comes (see ``Scheduler``) never runs
+    /// `action`, which waits until disposed; a date whose time is NaN stops the program.
     ///
     /// - Returns: A disposable that cancels `action` if it has not started yet.
     ///
     /// RAC 2.5: `-after:schedule:`.
     @discardableResult
     open func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        preconditionFailure("\(type(of: self)) must override Scheduler.schedule(after:_:)")
+        badInput("\(type(of: self)) must override Scheduler.schedule(after:_:)")
+    }
+
+    /// Runs `action` `delay` seconds from now, or as soon as possible after that.
+    ///
+    /// The real schedulers (``QueueScheduler``, ``ActorScheduler``, ``immediate``) measure
+    /// `delay` on a monotonic clock, so a wall clock that steps meanwhile neither hastens nor
+    /// holds up `action`; a ``TestScheduler`` counts it in virtual time. A delay of zero or less
+    /// is due now, after the blocks already due; an infinite one (on the real schedulers, one
+    /// longer than ``QueueScheduler/longestInterval``) never comes: `action` waits until
+    /// disposed. A NaN delay stops the program.
+    ///
+    /// This implementation, for schedulers that do not override it, stops the program on NaN and
+    /// schedules `action` at ``now`` plus `delay`.
+    ///
+    /// - Returns: A disposable that cancels `action` if it has not started yet.
+    ///
+    /// RAC 2.5: `-afterDelay:schedule:`, which counts from the wall clock.
+    @discardableResult
+    open func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        checkDelay(delay, of: "\(type(of: self)).schedule(afterDelay:_:)")
+        return schedule(after: now.addingTimeInterval(delay), action)
     }
 
     /// Runs `action` at `date`, then every `interval` seconds, until the returned disposable is
     /// disposed.
     ///
+    /// The first run is due at `date` as in ``schedule(after:_:)``; an infinite interval runs
+    /// `action` once.
+    ///
     /// - Parameters:
-    ///   - date: When the first run is due.
-    ///   - interval: Seconds between runs; must be positive.
-    ///   - leeway: How late each run may be, so the system can coalesce timers; zero or more.
+    ///   - date: When the first run is due; its time must not be NaN.
+    ///   - interval: Seconds between runs; must be positive (NaN is not).
+    ///   - leeway: How late each run may be, so the system can coalesce timers; zero or more (NaN
+    ///     is not).
     ///   - action: The block to run each time.
     /// - Returns: A disposable that stops the schedule.
     ///
@@ -84,7 +130,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
         leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> Disposable? {
-        preconditionFailure("\(type(of: self)) must override Scheduler.schedule(after:repeatingEvery:leeway:_:)")
+        badInput("\(type(of: self)) must override Scheduler.schedule(after:repeatingEvery:leeway:_:)")
     }
 
     /// Runs `action`, then runs it again each time it calls `reschedule`, without growing the stack.
@@ -131,14 +177,6 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension Scheduler {
-    /// Runs `action` `delay` seconds after ``now``.
-    ///
-    /// RAC 2.5: `-afterDelay:schedule:`.
-    @discardableResult
-    public func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        schedule(after: now.addingTimeInterval(delay), action)
-    }
-
     /// The scheduler running the current block, if any.
     ///
     /// Set (per thread) while any scheduler but ``immediate`` runs a block; on the main thread
@@ -164,8 +202,11 @@ extension Scheduler {
     /// Runs blocks inline, on the calling thread, at once.
     ///
     /// It does not become ``current``, its `schedule(_:)` returns `nil`, its
-    /// `schedule(after:_:)` blocks the calling thread until the date, and a repeating schedule is a
-    /// precondition failure, as in RAC 2.5.
+    /// `schedule(after:_:)` and `schedule(afterDelay:_:)` block the calling thread until the date
+    /// or for the delay (measured on a monotonic clock), and a repeating schedule stops the
+    /// program, as in RAC 2.5. A date or delay that never comes (more than
+    /// ``QueueScheduler/longestInterval`` off) does not block: its block waits, never run, until
+    /// the disposable returned is disposed.
     ///
     /// RAC 2.5: `+immediateScheduler`.
     public static var immediate: Scheduler { ImmediateScheduler.shared }

@@ -27,6 +27,11 @@ final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
     }
 
     @discardableResult
+    override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        (Scheduler.current ?? background).schedule(afterDelay: delay, action)
+    }
+
+    @discardableResult
     override func schedule(
         after date: Date,
         repeatingEvery interval: TimeInterval,

@@ -20,6 +20,12 @@ import Foundation
 /// Blocks run on the thread that steps or advances the scheduler, outside its lock, so a block may
 /// schedule more work.
 ///
+/// The times it is given follow the rule of every scheduler (see ``Scheduler``): a date, delay,
+/// interval or leeway that is NaN stops the program with a message naming the method and the
+/// value; a date already past, or a delay of zero or less, is due at the present virtual time,
+/// after the blocks already due there; a date at infinity never comes, not even for ``run()``:
+/// its block waits until disposed. Any finite date comes once the clock is advanced to it.
+///
 /// RAC 2.5: `RACTestScheduler`.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The date the virtual clock of a new test scheduler starts at.
@@ -42,7 +48,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         state.withLock { $0.now }
     }
 
-    /// Whether no block is waiting; disposed blocks do not count.
+    /// Whether no block is waiting; disposed blocks do not count, blocks for a date that never
+    /// comes do.
     public var isEmpty: Bool {
         state.withLock { state in
             state.dropDisposed()
@@ -57,14 +64,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Queues `action` to run when the virtual clock reaches `date`.
+    ///
+    /// A date already past is due at the present virtual time, after the blocks already due
+    /// there; a date at infinity never comes: `action` waits until disposed. A date whose time is
+    /// NaN stops the program.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        enqueue(at: date, repeatingEvery: nil, action)
+        checkDate(date, of: "TestScheduler.schedule(after:_:)")
+        return enqueue(at: date, repeatingEvery: nil, action)
     }
 
     /// Queues `action` at `date`, then every `interval` of virtual time, until disposed.
     ///
-    /// `leeway` is ignored: virtual time is exact.
+    /// `date` is taken as in ``schedule(after:_:)``; an infinite interval runs `action` once.
+    /// `leeway` is ignored, since virtual time is exact, but must be zero or more, as on every
+    /// scheduler. A NaN date, an interval that is not positive (NaN among them) and a negative
+    /// or NaN leeway stop the program.
     @discardableResult
     public override func schedule(
         after date: Date,
@@ -72,14 +87,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> Disposable? {
-        precondition(interval > 0, "TestScheduler.schedule(after:repeatingEvery:) needs a positive interval, got \(interval)")
+        checkDate(date, of: "TestScheduler.schedule(after:repeatingEvery:leeway:_:)")
+        checkRepetition(every: interval, leeway: leeway, of: "TestScheduler.schedule(after:repeatingEvery:leeway:_:)")
         return enqueue(at: date, repeatingEvery: interval, action)
     }
 
     /// Runs the next block due, moving the clock to its due time if that is later. Disposed blocks
-    /// are skipped and do not move the clock.
+    /// are skipped and do not move the clock; blocks for a date at infinity never run.
     ///
-    /// - Returns: `false` when nothing was waiting.
+    /// - Returns: `false` when nothing was waiting that can run.
     ///
     /// RAC 2.5: `-step`.
     @discardableResult
@@ -91,21 +107,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ///
     /// RAC 2.5: `-step:`.
     public func step(_ count: Int) {
-        precondition(count >= 0, "TestScheduler.step(_:) needs a count of zero or more, got \(count)")
+        checkInput(count >= 0, "TestScheduler.step(_:) needs a count of zero or more, got \(count)")
         for _ in 0..<count where !step() { return }
     }
 
-    /// Runs blocks until none is waiting, including those scheduled along the way.
+    /// Runs blocks until none is waiting, including those scheduled along the way; blocks for a
+    /// date at infinity are left waiting.
     ///
     /// A repeating schedule that is never disposed never lets it finish: after ten million blocks
-    /// it stops with a precondition failure; use ``advance(by:)`` or ``step(_:)`` instead.
+    /// it stops the program; use ``advance(by:)`` or ``step(_:)`` instead.
     ///
     /// RAC 2.5: `-stepAll`.
     public func stepAll() {
         var ran = 0
         while runNext(dueBy: nil) {
             ran += 1
-            precondition(ran < Self.runawayLimit, "TestScheduler.stepAll(): ran \(ran) blocks and more keep coming; a repeating schedule is never disposed — use advance(by:) or step(_:)")
+            checkInput(ran < Self.runawayLimit, "TestScheduler.stepAll(): ran \(ran) blocks and more keep coming; a repeating schedule is never disposed — use advance(by:) or step(_:)")
         }
     }
 
@@ -118,29 +135,37 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Moves the clock forward by `interval`, running every block due by then in order.
     ///
+    /// `interval` must be finite and zero or more: the clock cannot go back, nor reach infinity
+    /// (NaN is neither); anything else stops the program.
+    ///
     /// ReactiveSwift: `TestScheduler.advance(by:)`.
     public func advance(by interval: TimeInterval = 0) {
-        precondition(interval >= 0, "TestScheduler.advance(by:) cannot go back in time, got \(interval)")
+        checkInput(interval >= 0 && interval.isFinite, "TestScheduler.advance(by:) needs a finite interval of zero or more, got \(interval)")
         advance(to: now.addingTimeInterval(interval))
     }
 
     /// Moves the clock to `date`, running every block due by then in order; the clock reads `date`
-    /// afterwards.
+    /// afterwards, or stays where it was if `date` is past.
+    ///
+    /// `date` must be finite: a NaN or infinite date stops the program.
     ///
     /// ReactiveSwift: `TestScheduler.advance(to:)`.
     public func advance(to date: Date) {
+        checkInput(date.timeIntervalSinceReferenceDate.isFinite, "TestScheduler.advance(to:) needs a finite date, got Date(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))")
         var ran = 0
         while runNext(dueBy: date) {
             ran += 1
-            precondition(ran < Self.runawayLimit, "TestScheduler.advance(to:): ran \(ran) blocks due by \(date) and more keep coming")
+            checkInput(ran < Self.runawayLimit, "TestScheduler.advance(to:): ran \(ran) blocks due by \(date) and more keep coming")
         }
         state.withLock { $0.now = max($0.now, date) }
     }
 
+    /// Queues `action` for `date`, or for now when it is `nil` or past.
     private func enqueue(at date: Date?, repeatingEvery interval: TimeInterval?, _ action: @escaping @Sendable () -> Void) -> Disposable {
         let scheduled = ScheduledAction(work: action)
         state.withLock { state in
-            state.queue.insert(Entry(due: date ?? state.now, order: state.nextOrder, action: scheduled, interval: interval))
+            // A date past is due now, behind the blocks already due: first in, first out.
+            state.queue.insert(Entry(due: max(date ?? state.now, state.now), order: state.nextOrder, action: scheduled, interval: interval))
             state.nextOrder += 1
         }
         return scheduled
@@ -152,7 +177,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             let next = state.withLock { state -> Entry? in
                 // A disposed block neither runs nor moves the clock.
                 state.dropDisposed()
-                guard let first = state.queue.first, deadline.map({ first.due <= $0 }) ?? true else { return nil }
+                // A date at infinity never comes; the blocks behind it are due no earlier.
+                guard let first = state.queue.first, first.due < .distantInfinity,
+                      deadline.map({ first.due <= $0 }) ?? true else { return nil }
                 let entry = state.queue.removeFirst()
                 state.now = max(state.now, entry.due)
                 if let interval = entry.interval, !entry.action.isDisposed {
@@ -202,4 +229,9 @@ extension TestScheduler {
             lhs.due == rhs.due && lhs.order == rhs.order
         }
     }
+}
+
+private extension Date {
+    /// The date at infinity, which never comes.
+    static let distantInfinity = Date(timeIntervalSinceReferenceDate: .infinity)
 }

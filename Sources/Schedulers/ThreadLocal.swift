@@ -1,3 +1,4 @@
+import Disposables
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,7 +19,7 @@ final class ThreadLocalReference<Object: AnyObject>: @unchecked Sendable {
     init() {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "ThreadLocalReference: pthread_key_create failed (\(status))")
+        checkInput(status == 0, "ThreadLocalReference.init() needs a thread-local key, got error \(status) from pthread_key_create")
         self.key = key
     }
 

@@ -126,6 +126,61 @@ final class DatedQueueTests: LeakCheckedTestCase {
         XCTAssertEqual(queue.insert(ScheduledAction(work: {}), at: 8, now: 6), .timer(due: 8, leeway: 0))
     }
 
+    func testDatedQueue_aDateBecomesADeadlineOnTheMonotonicClock() {
+        var queue = DatedQueue()
+        XCTAssertEqual(queue.deadline(of: 105, reading: ClockReading(wall: 100, monotonic: 10)), 15)
+        XCTAssertEqual(queue.deadline(of: 90, reading: ClockReading(wall: 101, monotonic: 11)), 0, "a date past gives a deadline past")
+    }
+
+    func testDatedQueue_equalDatesGiveEqualDeadlinesWhileTheWallClockKeepsStep() {
+        var queue = DatedQueue()
+        let first = queue.deadline(of: 105, reading: ClockReading(wall: 100, monotonic: 10))
+        // Read a little apart, as two readings of two clocks are.
+        for drift in [0.000_3, -0.000_7, DatedQueue.stepTolerance * 0.9] {
+            XCTAssertEqual(queue.deadline(of: 105, reading: ClockReading(wall: 102 + drift, monotonic: 12)), first, "drift \(drift)")
+        }
+    }
+
+    func testDatedQueue_aWallClockStepMovesTheDeadlinesOfLaterDatesOnly() {
+        var queue = DatedQueue()
+        let early = ScheduledAction(work: {})
+        let late = ScheduledAction(work: {})
+        let dueEarly = queue.deadline(of: 105, reading: ClockReading(wall: 100, monotonic: 10))
+        XCTAssertEqual(queue.insert(early, at: dueEarly, now: 10), .timer(due: 15, leeway: 0))
+        // The wall clock steps back 5 s: a date 5 s ahead of it is 5 s ahead on the monotonic clock.
+        let dueLate = queue.deadline(of: 96, reading: ClockReading(wall: 91, monotonic: 11))
+        XCTAssertEqual(dueLate, 16)
+        XCTAssertEqual(queue.insert(late, at: dueLate, now: 11), .none, "the timer is set for 15 already")
+        XCTAssertTrue(drain(&queue, fromTimer: true, now: 15) == [early], "the block waiting keeps its deadline")
+        XCTAssertTrue(drain(&queue, fromTimer: true, now: 16) == [late])
+    }
+
+    func testDatedQueue_aBlockThatNeverComesSetsNoTimer() {
+        var queue = DatedQueue()
+        let never = (0..<3).map { _ in ScheduledAction(work: {}) }
+        XCTAssertEqual(queue.insert(never[0], at: .infinity, now: 0), .none)
+        XCTAssertEqual(queue.insert(never[1], at: QueueScheduler.longestInterval, now: 0), .none)
+        XCTAssertEqual(queue.insert(never[2], at: 1, repeatingEvery: .infinity, now: 0), .timer(due: 1, leeway: 0))
+        let soon = ScheduledAction(work: {})
+        XCTAssertEqual(queue.insert(soon, at: 2, now: 0), .none, "the timer is set for 1 already")
+        // The repeating block runs once: its next run never comes, and sets no timer.
+        var state = queue.startDrain(now: 1, fromTimer: true)
+        guard case .run(_, repeating: true) = queue.next(through: nil, in: &state, readClock: { 1 }) else {
+            return XCTFail("the repeating block runs")
+        }
+        guard case .stop(.timer(due: 2, leeway: 0)) = queue.next(through: nil, in: &state, readClock: { 1 }) else {
+            return XCTFail("the timer is set for the block that comes")
+        }
+        XCTAssertTrue(drain(&queue, fromTimer: true, now: 2) == [soon])
+        XCTAssertTrue(drain(&queue, fromTimer: true, now: 1e9).isEmpty, "the others never come (1e9 s: thirty years of uptime)")
+        XCTAssertFalse(queue.isEmpty, "they wait until disposed")
+        for block in never {
+            block.dispose()
+            queue.blockDisposed()
+        }
+        XCTAssertTrue(queue.isEmpty)
+    }
+
     /// Runs a drain to its end and returns the blocks it handed out, in order.
     private func drain(
         _ queue: inout DatedQueue,

@@ -14,11 +14,19 @@ extension Signal {
     /// values.buffer(1, on: scheduler)   // [1, 2] at 1 s, [3] at 2.5 s
     /// ```
     ///
-    /// `scheduler` must not be `Scheduler.immediate`, which can only wait by blocking.
+    /// The window is measured on the scheduler's monotonic clock, so a wall clock set back does
+    /// not close it early. An infinite interval never closes a window: the values are sent when
+    /// the source completes. An interval that is not positive (zero, negative or NaN) stops the
+    /// program, and so does `Scheduler.immediate`, which can only wait by blocking.
     ///
-    /// RAC 2.5: `-bufferWithTime:onScheduler:` (which sends a `RACTuple`).
+    /// - Parameters:
+    ///   - interval: Seconds from a window's first value to its end; positive.
+    ///   - scheduler: Where the windows end; not `Scheduler.immediate`.
+    ///
+    /// RAC 2.5: `-bufferWithTime:onScheduler:` (which sends a `RACTuple`, and takes a zero
+    /// interval).
     public func buffer(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal<[Value], Failure> {
-        checkInterval(interval, of: "buffer(_:on:)")
+        checkPositiveInterval(interval, of: "buffer(_:on:)")
         checkScheduler(scheduler, of: "buffer(_:on:)")
         return timed(capturingCurrentScheduler: false) {
             BufferSink($0, interval: interval, scheduler: scheduler)

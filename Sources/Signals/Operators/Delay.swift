@@ -15,6 +15,11 @@ extension Signal {
     /// numbers.delay(2, on: scheduler)   // 1 at 2 s, 2 at 3 s, completed at 3 s
     /// ```
     ///
+    /// The wait is measured on the scheduler's monotonic clock, so a wall clock set back does not
+    /// cut it short. An infinite interval never sends a value or completion (they wait until the
+    /// subscription is disposed); an error is still sent at once. A negative or NaN interval
+    /// stops the program.
+    ///
     /// RAC 2.5: `-delay:` (which waits on the current scheduler, or a background one; here the
     /// scheduler is given).
     public func delay(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal {
@@ -30,7 +35,9 @@ extension Signal {
     /// different schedulers: when an event's time comes, the earlier ones still waiting are sent
     /// first, on that event's scheduler. **Departure:** RAC 2.5 lets events waiting on different
     /// schedulers overtake one another, and a completion that overtakes a value drops it. An
-    /// error cancels the values still waiting, as disposal does.
+    /// error cancels the values still waiting, as disposal does. The interval is taken as in
+    /// ``delay(_:on:)``: measured on a monotonic clock, never ending when infinite, and stopping
+    /// the program when negative or NaN.
     ///
     /// RAC 2.5: `-delay:`.
     public func delay(_ interval: TimeInterval) -> Signal {

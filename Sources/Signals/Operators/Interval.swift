@@ -1,4 +1,3 @@
-import Disposables
 import Foundation
 import Schedulers
 
@@ -6,7 +5,10 @@ extension Signal where Value == Date, Failure == Never {
     /// Sends the scheduler's date every `interval` seconds, starting one interval after
     /// subscription; never completes.
     ///
-    /// Disposal stops the timer. On a `TestScheduler` the dates are its virtual time.
+    /// Disposal stops the timer. On a `TestScheduler` the dates are its virtual time. The
+    /// intervals are measured on the scheduler's monotonic clock, so a wall clock set back does
+    /// not hasten the values; an infinite interval sends none. An interval that is not positive,
+    /// a negative leeway (NaN for either) and `Scheduler.immediate` stop the program.
     ///
     /// ```swift
     /// Signal.interval(1, on: scheduler)   // now + 1 s, now + 2 s, …
@@ -20,8 +22,7 @@ extension Signal where Value == Date, Failure == Never {
     /// RAC 2.5: `+interval:onScheduler:withLeeway:`, `+interval:onScheduler:` (which send
     /// `[NSDate date]`, the wall clock, rather than the scheduler's date).
     public static func interval(_ interval: TimeInterval, on scheduler: Scheduler, leeway: TimeInterval = 0) -> Signal {
-        checkInput(interval > 0, "Signal.interval(_:on:leeway:) needs a positive interval, got \(interval)")
-        checkInput(leeway >= 0, "Signal.interval(_:on:leeway:) needs a leeway of zero or more, got \(leeway)")
+        checkRepetition(every: interval, leeway: leeway, of: "Signal.interval(_:on:leeway:)")
         checkScheduler(scheduler, of: "Signal.interval(_:on:leeway:)")
         return serialized { output in
             output.disposable.add(scheduler.schedule(

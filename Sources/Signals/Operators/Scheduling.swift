@@ -164,8 +164,8 @@ package class TimerSink<Value, Output, Failure: Error>: OperatorSink<TimedEvent<
     /// Which timer's firing counts: the last one started.
     private var generation: UInt64 = 0
 
-    /// Starts a timer that fires `interval` seconds from now on `scheduler`, replacing the one
-    /// running, if any.
+    /// Starts a timer that fires `interval` seconds from now on `scheduler` (measured on its
+    /// monotonic clock; never, for an infinite interval), replacing the one running, if any.
     final func startTimer(after interval: TimeInterval, on scheduler: Scheduler) {
         cancelTimer()
         guard let input else { return }
@@ -227,13 +227,20 @@ extension CompoundDisposable {
     }
 }
 
-/// Checks the interval a time operator was given.
-func checkInterval(_ interval: TimeInterval, of operatorName: String) {
-    checkInput(interval >= 0, "\(operatorName) needs an interval of zero or more, got \(interval)")
+/// Stops the program unless the interval a time operator was given is zero or more (infinity
+/// will do: its wait never ends); NaN is not.
+func checkInterval(_ interval: TimeInterval, of operatorName: @autoclosure () -> String) {
+    checkInput(interval >= 0, "\(operatorName()) needs an interval of zero or more, got \(interval)")
 }
 
-/// Checks that a time operator was not given ``Scheduler/immediate``, which can only wait by
+/// Stops the program unless the interval a time operator was given is positive (infinity will
+/// do); zero and NaN are not.
+func checkPositiveInterval(_ interval: TimeInterval, of operatorName: @autoclosure () -> String) {
+    checkInput(interval > 0, "\(operatorName()) needs a positive interval, got \(interval)")
+}
+
+/// Stops the program if a time operator was given ``Scheduler/immediate``, which can only wait by
 /// blocking the thread that sends.
-func checkScheduler(_ scheduler: Scheduler, of operatorName: String) {
-    checkInput(scheduler !== Scheduler.immediate, "\(operatorName) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later")
+func checkScheduler(_ scheduler: Scheduler, of operatorName: @autoclosure () -> String) {
+    checkInput(scheduler !== Scheduler.immediate, "\(operatorName()) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later, got \(scheduler)")
 }

@@ -100,6 +100,10 @@ extension Signal {
     /// run, or at the latest when the timeout passes. On any other thread it returns as soon as the
     /// answer comes.
     ///
+    /// The timeout is measured on a monotonic clock, so a wall clock that steps meanwhile neither
+    /// cuts the wait short nor draws it out; an infinite timeout waits for the answer however long
+    /// it takes, and a negative or NaN one stops the program.
+    ///
     /// ```swift
     /// DispatchQueue.main.async { flag = true }
     /// Signal<Int, Never>.return(1).asynchronousFirst(default: 0, timeout: 1)   // 1, and flag is true
@@ -120,7 +124,8 @@ extension Signal {
     /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
     /// waits. The subscription is disposed when it returns. On the main thread the answer comes
     /// through the main queue, so main-queue work queued before the call has run when it returns,
-    /// as ``asynchronousFirst(default:timeout:)`` explains.
+    /// as ``asynchronousFirst(default:timeout:)`` explains, which also says how the timeout is
+    /// measured.
     ///
     /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
@@ -139,7 +144,8 @@ extension Signal {
     /// Work queued on the run loop (on the main thread, the main queue) keeps running while it
     /// waits. The subscription is disposed when it returns. On the main thread the end comes
     /// through the main queue, so main-queue work queued before the call has run when it returns,
-    /// as ``asynchronousFirst(default:timeout:)`` explains.
+    /// as ``asynchronousFirst(default:timeout:)`` explains, which also says how the timeout is
+    /// measured.
     ///
     /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
@@ -219,25 +225,28 @@ private final class Outcome<Answer>: @unchecked Sendable {
     /// soon; when it has nothing to run, the thread sleeps until the answer or the slice's end.
     /// Through the main queue, the answer counts once the block queued with it has run; the run
     /// loop runs at least once, and when it has nothing it can run (inside a main-queue block,
-    /// whose queue cannot run until that block returns), the answer counts as it is.
+    /// whose queue cannot run until that block returns), the answer counts as it is. The timeout
+    /// is measured on Dispatch's monotonic clock; one too long for it (infinity) never passes.
     func runRunLoop(timeout: TimeInterval) -> Answer? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let deadline = timeout * 1e9 < Double(UInt64.max - start) ? start + UInt64(timeout * 1e9) : UInt64.max
         let runLoop = RunLoop.current
         var hasRun = false
         while true {
             let value = self.value
             if value != nil, !throughMainQueue || delivered.load(ordering: .acquiring) { return value }
-            let now = Date()
+            let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline, hasRun || !throughMainQueue { return value }
             // With the answer in and its main-queue block still to run, the run loop gets a slice
             // even past the deadline: run with a date already past, it may return without looking
             // at the main queue, and the block queued before the call would not have run.
             let awaitingDelivery = value != nil && throughMainQueue
-            let sliceEnd = awaitingDelivery ? now.addingTimeInterval(0.01) : min(deadline, now.addingTimeInterval(0.01))
+            let remaining = now < deadline ? Double(deadline - now) / 1e9 : 0
+            let slice = awaitingDelivery ? 0.01 : min(remaining, 0.01)
             hasRun = true
-            if !runLoop.run(mode: .default, before: sliceEnd) {
+            if !runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: slice)) {
                 if value != nil { return value }
-                _ = fulfilled.wait(wallTimeout: .now() + sliceEnd.timeIntervalSinceNow)
+                _ = fulfilled.wait(timeout: .now() + slice)
             }
         }
     }

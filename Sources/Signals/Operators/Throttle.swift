@@ -8,6 +8,10 @@ extension Signal {
     /// on `scheduler`. Completion first sends the value waiting, if any; an error discards it and
     /// is sent at once. Disposal cancels the wait.
     ///
+    /// The wait is measured on the scheduler's monotonic clock, so a wall clock set back does not
+    /// end it early. With an infinite interval a value waits until completion; a negative or NaN
+    /// interval stops the program.
+    ///
     /// ```swift
     /// searchText.throttle(0.3, on: .main)   // "r", "re", "rea" typed quickly -> "rea"
     /// ```
@@ -29,7 +33,9 @@ extension Signal {
     /// A value that passes `predicate` replaces the one waiting and restarts the wait; a value is
     /// sent when its wait ends on `scheduler`. A value that fails `predicate` discards the one
     /// waiting and is sent at once. Completion first sends the value waiting, if any; an error
-    /// discards it and is sent at once. Disposal cancels the wait.
+    /// discards it and is sent at once. Disposal cancels the wait. The interval is taken as in
+    /// ``throttle(_:on:)``: measured on a monotonic clock, never ending when infinite, and
+    /// stopping the program when negative or NaN.
     ///
     /// This is RAC 2.5's `throttle`, a debounce. RAC 4's (ReactiveSwift's) `throttle` is a rate
     /// limiter instead.
@@ -52,7 +58,9 @@ extension Signal {
     /// where none is.
     ///
     /// Completion first sends the value waiting, if any; an error discards it and is sent at once.
-    /// This is RAC 2.5's `throttle`; RAC 4's (ReactiveSwift's) `throttle` is a rate limiter instead.
+    /// The interval is taken as in ``throttle(_:on:)``: measured on a monotonic clock, never ending
+    /// when infinite, and stopping the program when negative or NaN. This is RAC 2.5's
+    /// `throttle`; RAC 4's (ReactiveSwift's) `throttle` is a rate limiter instead.
     ///
     /// RAC 2.5: `-throttle:`.
     public func throttle(_ interval: TimeInterval) -> Signal {
@@ -64,8 +72,9 @@ extension Signal {
     /// value was sent, or on a background scheduler where none is.
     ///
     /// A value that fails `predicate` discards the one waiting. Completion first sends the value
-    /// waiting, if any; an error discards it and is sent at once. This is RAC 2.5's `throttle`, a
-    /// debounce; RAC 4's (ReactiveSwift's) `throttle` is a rate limiter instead.
+    /// waiting, if any; an error discards it and is sent at once. The interval is taken as in
+    /// ``throttle(_:on:)``. This is RAC 2.5's `throttle`, a debounce; RAC 4's (ReactiveSwift's)
+    /// `throttle` is a rate limiter instead.
     ///
     /// RAC 2.5: `-throttle:valuesPassingTest:`.
     public func throttle(_ interval: TimeInterval, valuesPassing predicate: @escaping @Sendable (Value) -> Bool) -> Signal {

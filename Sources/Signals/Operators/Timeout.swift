@@ -6,7 +6,9 @@ extension Signal {
     /// the source and fails with `error`.
     ///
     /// The deadline is one, counted from subscription: values do not push it back. Completion or
-    /// an error from the source before it cancels the deadline.
+    /// an error from the source before it cancels the deadline. It is measured on the scheduler's
+    /// monotonic clock, so a wall clock set back does not bring it forward; an infinite interval
+    /// never times out, and a negative or NaN one stops the program.
     ///
     /// ```swift
     /// request.timeout(5, on: scheduler, raising: .tooSlow)
@@ -30,8 +32,10 @@ extension Signal where Failure == any Error {
     /// Forwards the source's events until `interval` seconds after subscription, then disposes
     /// the source and fails with ``SignalError/timedOut``.
     ///
-    /// The deadline is one, counted from subscription: values do not push it back. `scheduler`
-    /// must not be `Scheduler.immediate`.
+    /// The deadline is one, counted from subscription: values do not push it back. The interval
+    /// is taken as in ``timeout(_:on:raising:)``: measured on a monotonic clock, never ending when
+    /// infinite, and stopping the program when negative or NaN. `scheduler` must not be
+    /// `Scheduler.immediate`.
     ///
     /// RAC 2.5: `-timeout:onScheduler:`.
     public func timeout(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal {
@@ -43,8 +47,10 @@ extension Signal where Failure == SignalError {
     /// Forwards the source's events until `interval` seconds after subscription, then disposes
     /// the source and fails with ``SignalError/timedOut``.
     ///
-    /// The deadline is one, counted from subscription: values do not push it back. `scheduler`
-    /// must not be `Scheduler.immediate`.
+    /// The deadline is one, counted from subscription: values do not push it back. The interval
+    /// is taken as in ``timeout(_:on:raising:)``: measured on a monotonic clock, never ending when
+    /// infinite, and stopping the program when negative or NaN. `scheduler` must not be
+    /// `Scheduler.immediate`.
     ///
     /// RAC 2.5: `-timeout:onScheduler:`.
     public func timeout(_ interval: TimeInterval, on scheduler: Scheduler) -> Signal {

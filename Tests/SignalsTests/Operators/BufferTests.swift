@@ -73,15 +73,25 @@ final class BufferTests: LeakCheckedTestCase {
         XCTAssertTrue(scheduler.isEmpty)
     }
 
-    func testBuffer_zeroIntervalSendsEachWindowOnTheNextTurn() {
+    func testBuffer_anIntervalThatIsNotPositiveStops() {
+        for (name, interval) in [("zero", 0), ("negative", -1), ("NaN", TimeInterval.nan)] {
+            XCTAssertNil(expectStop(name, in: self, messageContains: "buffer(_:on:) needs a positive interval, got \(interval)") {
+                _ = PipeSource().signal.buffer(interval, on: TestScheduler())
+            })
+        }
+    }
+
+    func testBuffer_anInfiniteIntervalSendsTheValuesAtCompletion() {
         let scheduler = TestScheduler()
         let source = PipeSource()
-        let recorder = source.signal.buffer(0, on: scheduler).record(on: scheduler)
+        let recorder = source.signal.buffer(.infinity, on: scheduler).record(on: scheduler)
         source.input.sendNext(1)
+        scheduler.advance(by: 1e9)
         source.input.sendNext(2)
         XCTAssertEqual(recorder.events, [])
-        scheduler.run()
-        XCTAssertEqual(recorder.events, [at(0, .next([1, 2]))] as Events)
+        source.input.sendCompleted()
+        XCTAssertEqual(recorder.events, [at(1e9, .next([1, 2])), at(1e9, .completed)] as Events)
+        XCTAssertTrue(scheduler.isEmpty, "completion cancelled the window that never ends")
     }
 
     func testBuffer_disposalMidStream() {
@@ -115,7 +125,7 @@ final class BufferTests: LeakCheckedTestCase {
         let (signal, input) = Signal<Int, Never>.pipe()
         let windows = Recorder<[Int]>()
         let done = DispatchSemaphore(value: 0)
-        signal.buffer(0, on: scheduler).subscribe(next: { windows.record($0) }, completed: { done.signal() })
+        signal.buffer(0.000_1, on: scheduler).subscribe(next: { windows.record($0) }, completed: { done.signal() })
         onAPlainThread {
             for value in 0..<1000 { input.sendNext(value) }
             input.sendCompleted()

@@ -30,6 +30,47 @@ final class DelayTests: LeakCheckedTestCase {
         XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 0.5)])
     }
 
+    func testDelay_anInfiniteIntervalNeverSendsValuesOrCompletionButSendsAnErrorAtOnce() {
+        let scheduler = TestScheduler()
+        let completing = PipeSource()
+        let failing = PipeSource()
+        let completed = completing.signal.delay(.infinity, on: scheduler).record(on: scheduler)
+        let failed = failing.signal.delay(.infinity, on: scheduler).record(on: scheduler)
+        completing.input.sendNext(1)
+        completing.input.sendCompleted()
+        failing.input.sendNext(1)
+        scheduler.advance(by: 1)
+        failing.input.sendError(.first)
+        scheduler.run()
+        scheduler.advance(by: 1e9)
+        XCTAssertEqual(completed.events, [])
+        XCTAssertEqual(failed.events, [at(1, .error(.first))] as Events)
+        XCTAssertFalse(scheduler.isEmpty, "the value and completion wait until the subscription is disposed")
+        completed.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
+    }
+
+    func testDelay_anInfiniteIntervalOnARealSchedulerNeverSendsAndSendsAnErrorAtOnce() {
+        for scheduler in [QueueScheduler(name: "delay forever"), Scheduler.immediate] {
+            let (signal, input) = Signal<Int, TestError>.pipe()
+            let events = Recorder<String>()
+            let (subscription, token) = trackingLifetime { token in
+                signal.delay(.infinity, on: scheduler).subscribe(
+                    next: { _ = token; events.record("\($0)") },
+                    error: { events.record("\($0)") },
+                    completed: { events.record("completed") }
+                )
+            }
+            input.sendNext(1)
+            input.sendNext(2)
+            XCTAssertEqual(events.values, [], "\(scheduler)")
+            input.sendError(.first)
+            XCTAssertEqual(events.values, ["first"], "the error comes at once, on the sending thread: \(scheduler)")
+            XCTAssertTrue(subscription.isDisposed)
+            XCTAssertFalse(token.isAlive, "the values waiting were let go of: \(scheduler)")
+        }
+    }
+
     func testDelay_synchronousSources() {
         let scheduler = TestScheduler()
         let values = TestSource([1, 2]).signal.delay(1, on: scheduler).record(on: scheduler)

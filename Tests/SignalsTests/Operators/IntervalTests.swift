@@ -58,6 +58,26 @@ final class IntervalTests: LeakCheckedTestCase {
         XCTAssertTrue(scheduler.isEmpty)
     }
 
+    func testInterval_anInfiniteIntervalSendsNothing() {
+        let scheduler = TestScheduler()
+        let ticks = Counter()
+        let subscription = Signal.interval(.infinity, on: scheduler).subscribe(next: { _ in ticks.increment() })
+        scheduler.run()
+        scheduler.advance(by: 1e9)
+        XCTAssertEqual(ticks.value, 0)
+        subscription.dispose()
+        XCTAssertTrue(scheduler.isEmpty)
+
+        let queue = QueueScheduler(name: "interval forever")
+        let queueTicks = Counter()
+        let queueSubscription = Signal.interval(.infinity, on: queue).subscribe(next: { _ in queueTicks.increment() })
+        let later = DispatchSemaphore(value: 0)
+        queue.schedule(afterDelay: 0.01) { later.signal() }
+        XCTAssertEqual(later.wait(timeout: .now() + 10), .success)
+        queueSubscription.dispose()
+        XCTAssertEqual(queueTicks.value, 0)
+    }
+
     func testInterval_onAQueueScheduler() {
         let scheduler = QueueScheduler(name: "interval test")
         let dates = Signal.interval(0.001, on: scheduler).take(3).toArray()

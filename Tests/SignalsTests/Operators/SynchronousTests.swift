@@ -95,6 +95,13 @@ final class SynchronousTests: LeakCheckedTestCase {
         _ = input
     }
 
+    func testAsynchronousForms_anInfiniteTimeoutWaitsForTheAnswer() {
+        let later = Signal<Int, TestError>.return(1).delay(0.01, on: Scheduler.background())
+        XCTAssertEqual(later.asynchronousFirst(default: 0, timeout: .infinity), 1)
+        XCTAssertEqual(try later.asynchronousFirstResult(timeout: .infinity).get(), 1)
+        XCTAssertNotNil(later.asynchronouslyWaitUntilCompleted(timeout: .infinity))
+    }
+
     func testAsynchronouslyWaitUntilCompleted_tellsCompletionErrorAndTimeout() {
         XCTAssertNotNil(try TestSource([1]).signal.deliver(on: Scheduler.main).asynchronouslyWaitUntilCompleted(timeout: 10)?.get())
         XCTAssertThrowsError(try TestSource([1], end: .error(.first)).signal.deliver(on: Scheduler.main).asynchronouslyWaitUntilCompleted(timeout: 10)?.get()) { error in

@@ -21,6 +21,20 @@ final class ThrottleTests: LeakCheckedTestCase {
         XCTAssertNil(recording.mismatch(expected: "------c------d", values: values, error: .first))
     }
 
+    func testThrottle_anInfiniteIntervalHoldsTheLatestValueUntilCompletion() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.throttle(.infinity, on: scheduler).record(on: scheduler)
+        source.input.sendNext(1)
+        scheduler.advance(by: 1e9)
+        source.input.sendNext(2)
+        scheduler.advance(by: 1e9)
+        XCTAssertEqual(recorder.events, [])
+        source.input.sendCompleted()
+        XCTAssertEqual(recorder.events, [at(2e9, .next(2)), at(2e9, .completed)] as Events)
+        XCTAssertTrue(scheduler.isEmpty)
+    }
+
     func testThrottle_aValueAtTheEndOfTheIntervalStillReplacesThePendingOne() {
         let scheduler = TestScheduler()
         // `b`'s frame was scheduled at subscription, before the throttle's timer, so it runs first at 1 s.

@@ -21,6 +21,20 @@ final class TimeoutTests: LeakCheckedTestCase {
         XCTAssertEqual(source.subscriptions, [.init(subscribed: 0, disposed: 3)])
     }
 
+    func testTimeout_anInfiniteIntervalNeverTimesOut() {
+        let scheduler = TestScheduler()
+        let source = PipeSource()
+        let recorder = source.signal.timeout(.infinity, on: scheduler, raising: .second).record(on: scheduler)
+        scheduler.run()
+        scheduler.advance(by: 1e9)
+        source.input.sendNext(1)
+        XCTAssertEqual(recorder.events, [at(1e9, .next(1))] as Events)
+        XCTAssertEqual(source.disposals.value, 0)
+        source.input.sendCompleted()
+        XCTAssertEqual(recorder.events, [at(1e9, .next(1)), at(1e9, .completed)] as Events)
+        XCTAssertTrue(scheduler.isEmpty, "completion cancelled the deadline that never comes")
+    }
+
     func testTimeout_disposesTheSourceBeforeSendingTheError() {
         let scheduler = TestScheduler()
         let log = Recorder<String>()
