@@ -1,3 +1,4 @@
+import Foundation
 import Schedulers
 import Sequences
 import Signals
@@ -63,6 +64,37 @@ private final class MemoList {
     }
 }
 
+/// The queue's baseline: an array of `Int`s read from a moving front index, compacted when the
+/// read part reaches half the array, so each take and push costs a constant time amortized.
+private struct ArrayDeque {
+    private var items: [Int]
+    private var front = 0
+
+    init(_ items: [Int]) {
+        self.items = items
+    }
+
+    mutating func popFirst() -> Int {
+        defer {
+            front += 1
+            if front * 2 >= items.count {
+                items.removeFirst(front)
+                front = 0
+            }
+        }
+        return items[front]
+    }
+
+    mutating func append(_ value: Int) {
+        items.append(value)
+    }
+}
+
+/// How many elements `list.queue` starts with and then takes and pushes: 100,000, or
+/// `BENCHMARKS_QUEUE_LENGTH` (run it at 10,000 and 100,000: a queue whose takes and pushes cost a
+/// constant time has the same ns/op at both).
+private let queueLength = ProcessInfo.processInfo.environment["BENCHMARKS_QUEUE_LENGTH"].flatMap { Int($0) } ?? 100_000
+
 func listScenarios() -> [Scenario] { [
     Scenario(
         name: "list.chain",
@@ -101,6 +133,36 @@ func listScenarios() -> [Scenario] { [
             return {
                 let list = MemoList.range(0, count)
                 sink.value = list.foldLeft(0, add)
+            }
+        }
+    ),
+    Scenario(
+        name: "list.queue",
+        operations: queueLength,
+        prepareOurs: { count in
+            let sink = Sink()
+            return {
+                // A queue kept as a lazy list: take the head, `concat` a new element onto the rest.
+                var queue = LazyList.concat((0..<count).map { LazyList.return($0) })
+                var sum = 0
+                for value in count..<(2 * count) {
+                    sum &+= queue.head.unsafelyUnwrapped
+                    queue = queue.tail.concat(.return(value))
+                }
+                sink.value = sum
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let add: (Int, Int) -> Int = opaque(&+)
+            return {
+                var queue = ArrayDeque(Array(0..<count))
+                var sum = 0
+                for value in count..<(2 * count) {
+                    sum = add(sum, queue.popFirst())
+                    queue.append(value)
+                }
+                sink.value = sum
             }
         }
     ),

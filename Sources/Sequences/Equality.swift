@@ -1,12 +1,13 @@
 extension LazyList: Equatable where Element: Equatable {
     /// Whether both lists have equal elements in the same order. Walks both lists as far as they
-    /// agree (both must be finite to be found equal); a list is equal to itself at once.
+    /// agree (both must be finite to be found equal); a list is equal to itself at once. A list
+    /// nothing else holds is released as the walk passes its nodes.
     ///
     /// RAC 2.5: `-isEqual:`.
-    public static func == (lhs: LazyList<Element>, rhs: LazyList<Element>) -> Bool {
+    public static func == (lhs: consuming LazyList<Element>, rhs: consuming LazyList<Element>) -> Bool {
         if lhs === rhs { return true }
-        var left = lhs.makeIterator()
-        var right = rhs.makeIterator()
+        var left = Iterator(consume lhs)
+        var right = Iterator(consume rhs)
         while true {
             switch (left.next(), right.next()) {
             case (nil, nil): return true

@@ -29,12 +29,24 @@ import Synchronization
 /// Memory: a node holds its tail once it has been evaluated, so a list that stays referenced keeps
 /// everything evaluated from it. A node that nothing references is released at once, and a long
 /// chain is released with a bounded nesting of deinits (`Teardown`), not one per node. An iterator
-/// (`for … in`) holds only the node it stands on.
+/// (`for … in`) holds only the node it stands on, and so do the methods that walk a list
+/// (``foldLeft(_:_:)``, ``any(_:)``, ``all(_:)``, ``first(passing:)``, ``array``, ``eager``, `==`):
+/// they consume the list they are called on, so on a list nothing else holds (a temporary, or a
+/// variable passed with `consume`) they let go of each node once they have passed it. A list that
+/// something else holds keeps its nodes, evaluated once, for its next walk.
+///
+/// Depth: evaluating a node of a chain of operators, however many are nested (a hundred thousand
+/// `map`s of `map`s, `filter`s, `concat`s, `zip`s, …), runs in a loop past a few levels, not one
+/// nested call per operator. What cannot be a loop is a block of the user's that pulls another
+/// list (a head or tail block of ``init(head:tail:)``, a ``foldRight(_:_:)`` that looks at its
+/// rest): each nests one call. When nesting is about to use up the thread's stack (less than
+/// 64 KiB left), evaluation stops the program with a message naming the operator or block,
+/// instead of overflowing the stack.
 ///
 /// Threads: a node's blocks run while it holds its own lock, so a second thread pulling the same
 /// node waits for them. As RAC 2.5's recursive lock allows, a head block may read its own list's
 /// tail, and a tail block its head; a block that needs its own result (or an operator's block its
-/// own node) would never end, and stops with a precondition failure.
+/// own node) would never end, and stops the program with a message saying so.
 ///
 /// RAC 2.5: `RACSequence` (`RACDynamicSequence`, `RACArraySequence`, `RACEagerSequence`, …).
 public final class LazyList<Element>: @unchecked Sendable {
@@ -46,7 +58,7 @@ public final class LazyList<Element>: @unchecked Sendable {
     // no exclusivity checks: no two accesses can overlap. Tested from several threads in
     // `MemoisationTests` and `RegressionTests` under ThreadSanitizer and AddressSanitizer.
 
-    // The fields are declared in this order to pack them: 88 bytes for a node of `Int`s.
+    // The fields are declared in this order to pack them: 72 bytes for a node of `Int`s.
 
     /// Serializes the evaluation of this node: held while a block runs, so a second puller waits.
     /// Its value is a byte no one uses: the zero-sized value of a `Lock<Void>` would sit, for
@@ -64,8 +76,6 @@ public final class LazyList<Element>: @unchecked Sendable {
     /// What `stage` computes from, or the blocks of ``init(head:tail:)`` (a `Blocks`); `nil`
     /// once used.
     @usableFromInline @exclusivity(unchecked) var upstream: AnyObject?
-    /// A one-off way to compute head and tail together; `nil` once run.
-    @usableFromInline @exclusivity(unchecked) var thunk: (() -> (Element, LazyList<Element>)?)?
     /// The tail, valid once `Known.tail` is set and `Known.ended` is not.
     @usableFromInline @exclusivity(unchecked) var storedTail: LazyList<Element>?
     /// The head, valid once `Known.head` is set and `Known.ended` is not.
@@ -94,13 +104,6 @@ public final class LazyList<Element>: @unchecked Sendable {
         self.upstream = upstream
     }
 
-    /// A node whose head and tail `step` computes together, or `nil` for the end.
-    @inlinable
-    convenience init(step: @escaping () -> (Element, LazyList<Element>)?) {
-        self.init(known: 0, eager: false)
-        thunk = step
-    }
-
     /// A node whose head and tail its own blocks compute, each when first asked for.
     convenience init(blocks: Blocks, known: UInt) {
         self.init(known: known, eager: false)
@@ -121,7 +124,7 @@ public final class LazyList<Element>: @unchecked Sendable {
         head: @escaping @Sendable () -> Element,
         tail: @escaping @Sendable () -> LazyList<Element>
     ) {
-        self.init(blocks: Blocks(head: { .some(head()) }, tail: tail), known: Known.nonEmpty)
+        self.init(blocks: Blocks("LazyList(head:tail:)", head: { .some(head()) }, tail: tail), known: Known.nonEmpty)
     }
 
     /// A list whose blocks share a value computed once, before the first of them runs.
@@ -138,7 +141,10 @@ public final class LazyList<Element>: @unchecked Sendable {
         tail: @escaping @Sendable (Dependency) -> LazyList<Element>
     ) {
         let shared = Memo(dependency)
-        self.init(blocks: Blocks(head: { head(shared.value) }, tail: { tail(shared.value) }), known: 0)
+        self.init(
+            blocks: Blocks("LazyList(dependency:head:tail:)", head: { head(shared.value) }, tail: { tail(shared.value) }),
+            known: 0
+        )
     }
 
     deinit {
@@ -147,23 +153,24 @@ public final class LazyList<Element>: @unchecked Sendable {
         // them with a bound on how deep the deinits nest. (Taking the tail out of a live node that
         // only this thread strongly references, to release a chain in a loop, is not sound: a weak
         // reference loaded on another thread meanwhile finds the node with its tail gone.)
-        if stage != nil || upstream != nil || thunk != nil { Teardown.release(takeWork) }
-        // A tail that something else holds too is not released here (its field goes with the
-        // node's others). One only this node holds goes through `Teardown` as a plain object: a
-        // type that depends on `Element` would have `Teardown.release` run unspecialized, looking
-        // up its metadata on every call.
-        if isKnownUniquelyReferenced(&storedTail) { Teardown.release(takeTail) }
+        if stage != nil || upstream != nil { Teardown.release(takeWork) }
+        // A tail that something else holds too is just let go of. One only this node holds goes
+        // through `Teardown`. Both as a plain object: with a type that depends on `Element`, the
+        // uniqueness check and `Teardown.release` would run unspecialized, looking up metadata
+        // on every call.
+        var tail = takeTail()
+        if isKnownUniquelyReferenced(&tail) { Teardown.release { tail.take() } }
     }
 
     /// Takes out what computes this node, leaving nothing for its deinit to release, so that
     /// ``Teardown`` releases it (handed over as a call's result, no copy of it stays behind).
-    private func takeWork() -> (Stage<Element>?, AnyObject?, (() -> (Element, LazyList<Element>)?)?) {
+    private func takeWork() -> (AnyObject?, AnyObject?) {
         defer {
             stage = nil
             upstream = nil
-            thunk = nil
         }
-        return (stage, upstream, thunk)
+        // As plain objects, as in `takeTail()`: `Teardown.release` is then specialized for them.
+        return (stage, upstream)
     }
 
     /// Takes out the tail, as ``takeWork()`` does what computes the node. Called by `deinit` only.
@@ -175,10 +182,13 @@ public final class LazyList<Element>: @unchecked Sendable {
     /// The blocks of ``init(head:tail:)`` and ``init(dependency:head:tail:)``, each `nil` once it
     /// has run. Touched under the node's gate only.
     final class Blocks {
+        /// What made the blocks, for the message of a nesting too deep for the stack.
+        let origin: StaticString
         var head: (() -> Element?)?
         var tail: (() -> LazyList<Element>)?
 
-        init(head: @escaping () -> Element?, tail: @escaping () -> LazyList<Element>) {
+        init(_ origin: StaticString, head: @escaping () -> Element?, tail: @escaping () -> LazyList<Element>) {
+            self.origin = origin
             self.head = head
             self.tail = tail
         }
@@ -218,9 +228,20 @@ enum Known {
 ///
 /// Sharing the step means a node costs one allocation; its input is handed over owned, so a step
 /// that walks far along its input (a `filter` skipping a long run) lets go of what it passed.
+///
+/// A step gets how deeply evaluations nest where it runs (`nesting`), and passes it on to every
+/// node it evaluates (``LazyList/evaluate(nesting:)``): past ``Nesting/loopFrom`` levels, a node is
+/// evaluated after the chain of nodes it depends on, in a loop (see
+/// ``LazyList/evaluateInALoop(wantsHead:wantsTail:nesting:)``), which is why a stage names, in
+/// `dependency`, the node its step evaluates first.
 @usableFromInline
 class Stage<Element>: @unchecked Sendable {
-    @usableFromInline let step: (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?
+    /// The operator, for the message of a nesting too deep for the stack: `"map(_:)"`.
+    @usableFromInline let name: StaticString
+    @usableFromInline let step: (_ upstream: consuming AnyObject, _ stage: Stage<Element>, _ nesting: Int) -> (Element, LazyList<Element>)?
+    /// Given a node's input, the list node its step evaluates first; `nil` for a stage that
+    /// evaluates no node (one that reads a collection, an iterator, a signal).
+    @usableFromInline let dependency: ((_ upstream: AnyObject) -> (any DeferredNode)?)?
     /// For a stage that reads a collection (no block of the user's to run), a way to send what an
     /// unevaluated node would give without making nodes: given the node's input, read under its
     /// gate, a walk from where the input stands (see ``LazyList/unevaluatedWalk()``).
@@ -228,13 +249,32 @@ class Stage<Element>: @unchecked Sendable {
 
     @inlinable
     init(
-        _ step: @escaping (_ upstream: consuming AnyObject, _ stage: Stage<Element>) -> (Element, LazyList<Element>)?,
+        _ name: StaticString,
+        dependency: ((_ upstream: AnyObject) -> (any DeferredNode)?)?,
+        _ step: @escaping (_ upstream: consuming AnyObject, _ stage: Stage<Element>, _ nesting: Int) -> (Element, LazyList<Element>)?,
         snapshot: ((_ upstream: AnyObject) -> (borrowing Burst<Element, Never>) -> Bool)? = nil
     ) {
+        self.name = name
+        self.dependency = dependency
         self.step = step
         self.snapshot = snapshot
     }
 }
+
+/// A list node whatever its element type, as ``LazyList/evaluateInALoop(wantsHead:wantsTail:nesting:)``
+/// walks a chain of them.
+@usableFromInline
+protocol DeferredNode: AnyObject {
+    /// The node this one's step evaluates first, when this node is not evaluated and neither is
+    /// that one; else `nil` (also while another evaluation holds this node).
+    func unevaluatedDependency() -> (any DeferredNode)?
+    /// Whether head and tail are both known.
+    var isEvaluated: Bool { get }
+    /// Evaluates this node, whose dependency is evaluated, when evaluations nest `nesting` deep.
+    func evaluateAfterItsDependency(nesting: Int)
+}
+
+extension LazyList: DeferredNode {}
 
 /// A value computed once, on first use, shared by the blocks of ``LazyList/init(dependency:head:tail:)``.
 final class Memo<Value>: @unchecked Sendable {
@@ -260,12 +300,13 @@ final class Memo<Value>: @unchecked Sendable {
 // MARK: - Evaluation
 
 extension LazyList {
-    /// Computes head and tail if they are not known yet; returns the known bits.
+    /// Computes head and tail if they are not known yet; returns the known bits. `nesting` is how
+    /// deeply evaluations nest here: 0 outside any step, a step's own `nesting` inside one.
     @inlinable @inline(__always)
-    func evaluate() -> UInt {
+    func evaluate(nesting: Int) -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.all == Known.all { return bits }
-        return evaluateSlowly(wantsHead: true, wantsTail: true)
+        return evaluateSlowly(wantsHead: true, wantsTail: true, nesting: nesting)
     }
 
     /// Computes the head if it is not known yet; returns the known bits.
@@ -273,7 +314,7 @@ extension LazyList {
     func evaluateHead() -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.head != 0 { return bits }
-        return evaluateSlowly(wantsHead: true, wantsTail: false)
+        return evaluateSlowly(wantsHead: true, wantsTail: false, nesting: 0)
     }
 
     /// Computes the tail if it is not known yet (and the head only when emptiness depends on it);
@@ -282,12 +323,20 @@ extension LazyList {
     func evaluateTail() -> UInt {
         let bits = known.load(ordering: .acquiring)
         if bits & Known.tail != 0 { return bits }
-        return evaluateSlowly(wantsHead: false, wantsTail: true)
+        return evaluateSlowly(wantsHead: false, wantsTail: true, nesting: 0)
     }
 
     @inlinable @inline(never)
-    func evaluateSlowly(wantsHead: Bool, wantsTail: Bool) -> UInt {
-        if let bits = gate.withLockIfAvailable({ _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail) }) {
+    func evaluateSlowly(wantsHead: Bool, wantsTail: Bool, nesting: Int) -> UInt {
+        if nesting >= Nesting.loopFrom { return evaluateInALoop(wantsHead: wantsHead, wantsTail: wantsTail, nesting: nesting) }
+        return evaluateNow(wantsHead: wantsHead, wantsTail: wantsTail, nesting: nesting)
+    }
+
+    /// Evaluates what is due of this node, whatever its dependency's state: its step evaluates
+    /// what it needs itself.
+    @inlinable
+    func evaluateNow(wantsHead: Bool, wantsTail: Bool, nesting: Int) -> UInt {
+        if let bits = gate.withLockIfAvailable({ _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail, nesting: nesting) }) {
             return bits
         }
         // Another evaluation holds the gate: wait for it, unless it is this thread's own, further
@@ -295,7 +344,30 @@ extension LazyList {
         if known.load(ordering: .relaxed) & ~Known.flags == Known.evaluator {
             return evaluateReentrantly(wantsHead: wantsHead, wantsTail: wantsTail)
         }
-        return gate.withLock { _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail) }
+        return gate.withLock { _ in evaluateLocked(wantsHead: wantsHead, wantsTail: wantsTail, nesting: nesting) }
+    }
+
+    /// Evaluates this node where evaluations already nest ``Nesting/loopFrom`` deep: first the
+    /// chain of unevaluated nodes it depends on (the node its step evaluates first, the node that
+    /// one's step evaluates first, …), from the deepest up, in a loop; then this node, whose step
+    /// finds its dependency evaluated. However many operators are nested, the stack grows by a few
+    /// frames, not one evaluation per operator.
+    ///
+    /// What a step evaluates beyond its dependency (the next elements a `filter` skips to, a
+    /// `zip`'s other lists) goes through here again, one level deeper. Nesting that no loop can
+    /// undo (blocks of the user's that pull lists) stops with a message before the stack is used
+    /// up (``Nesting/checkStack(_:)``).
+    @usableFromInline @inline(never)
+    func evaluateInALoop(wantsHead: Bool, wantsTail: Bool, nesting: Int) -> UInt {
+        Nesting.checkStack(gate.withLockIfAvailable { _ in stage?.name } ?? nil)
+        var chain: [any DeferredNode] = []
+        var next = unevaluatedDependency()
+        while let node = next {
+            chain.append(node)
+            next = node.unevaluatedDependency()
+        }
+        while let node = chain.popLast() { node.evaluateAfterItsDependency(nesting: nesting) }
+        return evaluateNow(wantsHead: wantsHead, wantsTail: wantsTail, nesting: nesting)
     }
 
     /// Evaluates, for a block of this node that this thread is running (it holds the gate further
@@ -305,12 +377,12 @@ extension LazyList {
     @usableFromInline
     func evaluateReentrantly(wantsHead: Bool, wantsTail: Bool) -> UInt {
         let bits = known.load(ordering: .relaxed) & Known.flags
-        precondition(
-            stage == nil && thunk == nil && upstream is Blocks,
+        checkInput(
+            stage == nil && upstream is Blocks,
             "LazyList: an operator's block pulled the very list it is computing; that would never end"
         )
         let now = evaluateParts(upstream.unsafelyUnwrapped, bits, wantsHead: wantsHead, wantsTail: wantsTail)
-        precondition(
+        checkInput(
             (!wantsHead || now & Known.head != 0) && (!wantsTail || now & Known.tail != 0),
             "LazyList: a head or tail block pulled the very part of its list it is computing; that would never end"
         )
@@ -320,7 +392,7 @@ extension LazyList {
 
     /// Runs what is due, as the owner of `gate`.
     @inlinable
-    func evaluateLocked(wantsHead: Bool, wantsTail: Bool) -> UInt {
+    func evaluateLocked(wantsHead: Bool, wantsTail: Bool, nesting: Int) -> UInt {
         var bits = known.load(ordering: .relaxed)
         known.store(bits | Known.evaluator, ordering: .relaxed)
         if let stage {
@@ -328,10 +400,7 @@ extension LazyList {
             // Handed over, not copied: a step that walks far along its input lets go of what it
             // passes only if nothing here still holds where it started.
             let input = upstream.take().unsafelyUnwrapped
-            bits = settle(stage.step(consume input, stage), bits)
-        } else if let thunk {
-            self.thunk = nil
-            bits = settle(thunk(), bits)
+            bits = settle(stage.step(consume input, stage, nesting + 1), bits)
         } else if let parts = upstream {
             bits = evaluateParts(parts, bits, wantsHead: wantsHead, wantsTail: wantsTail)
         }
@@ -349,9 +418,13 @@ extension LazyList {
 
     /// Runs what is due of ``init(head:tail:)``'s blocks: the head when asked for, or when the tail
     /// cannot run before emptiness is known (the dependency form); the tail when asked for.
+    ///
+    /// A block may pull other lists, whose blocks may pull others: that nesting is the user's, and
+    /// stops with a message before it uses up the stack.
     @usableFromInline
     func evaluateParts(_ blocks: AnyObject, _ bits: UInt, wantsHead: Bool, wantsTail: Bool) -> UInt {
         let parts = unsafeDowncast(blocks, to: Blocks.self)
+        Nesting.checkStack(parts.origin)
         var bits = bits
         if bits & Known.head == 0, let head = parts.head, wantsHead || bits & Known.nonEmpty == 0 {
             parts.head = nil
@@ -382,6 +455,37 @@ extension LazyList {
     @inlinable @inline(__always)
     var isEvaluated: Bool {
         known.load(ordering: .acquiring) & Known.all == Known.all
+    }
+
+    /// Whether the list is known to be empty (evaluated, and found empty).
+    @inlinable @inline(__always)
+    var isKnownEmpty: Bool {
+        known.load(ordering: .acquiring) & Known.ended != 0
+    }
+
+    /// The node this one's step evaluates first, if neither is evaluated (read under this node's
+    /// gate: an evaluation under way takes the step's input; then there is nothing to read).
+    @usableFromInline
+    func unevaluatedDependency() -> (any DeferredNode)? {
+        let dependency = gate.withLockIfAvailable { _ -> (any DeferredNode)? in
+            guard known.load(ordering: .relaxed) & Known.all != Known.all,
+                  let find = stage?.dependency, let upstream else { return nil }
+            return find(upstream)
+        } ?? nil
+        guard let dependency, !dependency.isEvaluated else { return nil }
+        return dependency
+    }
+
+    /// The dependency of a stage whose input is the list it reads (`map`, `filter`, `skip`):
+    /// that list.
+    @inlinable
+    static func listDependency(_ upstream: AnyObject) -> (any DeferredNode)? {
+        unsafeDowncast(upstream, to: LazyList<Element>.self)
+    }
+
+    @usableFromInline
+    func evaluateAfterItsDependency(nesting: Int) {
+        _ = evaluateNow(wantsHead: true, wantsTail: true, nesting: nesting)
     }
 
     /// A walk that sends what this node would give, without making nodes, when nothing is

@@ -56,7 +56,7 @@ enum Teardown {
             if let pointer { Unmanaged<Frame>.fromOpaque(pointer).release() }
             #endif
         }
-        precondition(status == 0, "LazyList: pthread_key_create failed (\(status))")
+        if status != 0 { fatalError("LazyList: pthread_key_create failed (\(status))") }
         return key
     }()
 

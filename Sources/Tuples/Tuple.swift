@@ -68,7 +68,7 @@ public struct Tuple {
     /// RAC 2.5: `-objectAtIndex:` and `tuple[i]`, which return `nil` out of range; a Swift index
     /// out of range is a programmer error.
     public subscript(index: Int) -> Any? {
-        precondition(
+        check(
             values.indices.contains(index),
             "Tuple subscript: index \(index) is out of range for a tuple of \(values.count) values"
         )
@@ -109,7 +109,8 @@ public struct Tuple {
 
     /// The values as a typed Swift tuple.
     ///
-    /// A type that is `Optional` accepts a hole; any other type rejects it.
+    /// A type that is `Optional` accepts a hole; any other type rejects it, `Any` and `AnyObject`
+    /// included (ask for `Any?` or `AnyObject?` to accept one).
     ///
     /// ```swift
     /// let (name, age) = try Tuple("Ada", 36).unpack(as: String.self, Int.self)
@@ -129,7 +130,11 @@ public struct Tuple {
         var index = 0
         func cast<U>(_: U.Type) throws(TupleError) -> U {
             defer { index += 1 }
-            if let typed = values[index] as? U { return typed }
+            // A hole is `Optional.none`, which a cast to `Any` or `AnyObject` would wrap as a value
+            // (boxed, or as an `NSNull`-like object): only an `Optional` type takes it.
+            if values[index] != nil || U.self is any OptionalFlattening.Type, let typed = values[index] as? U {
+                return typed
+            }
             throw .typeMismatch(
                 index: index,
                 expected: String(describing: U.self),
@@ -225,6 +230,14 @@ private func flattenOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
     if let optional = value as? any OptionalFlattening { return optional.flattened }
     return value
+}
+
+/// Stops the program with `message` when `condition` is false. Unlike a `precondition`, whose
+/// message Swift drops in optimized builds, the message survives `-O`. (The other modules share
+/// one such check; this module depends on none of them.)
+@inline(__always)
+private func check(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    if _slowPath(!condition) { fatalError(message(), file: file, line: line) }
 }
 
 private protocol OptionalFlattening {

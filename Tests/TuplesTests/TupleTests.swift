@@ -105,6 +105,30 @@ final class TupleTests: LeakCheckedTestCase {
         }
     }
 
+    /// A hole cast to `Any` became a value (`Optional<Any>.none` boxed), and to `AnyObject` an
+    /// `NSNull`-like object: only an `Optional` type may take a hole, as documented.
+    func testUnpack_holeForAnyOrAnyObjectThrowsTypeMismatch_onlyAnOptionalTypeTakesIt() throws {
+        XCTAssertThrowsError(try Tuple(1, nil).unpack(as: Int.self, Any.self)) { error in
+            XCTAssertEqual(error as? TupleError, .typeMismatch(index: 1, expected: "Any", actual: "nil"))
+        }
+        XCTAssertThrowsError(try Tuple(1, nil).unpack(as: Int.self, AnyObject.self)) { error in
+            XCTAssertEqual(error as? TupleError, .typeMismatch(index: 1, expected: "AnyObject", actual: "nil"))
+        }
+        XCTAssertThrowsError(try Tuple(nil, 1).unpack(as: Int.self, Int.self)) { error in
+            XCTAssertEqual(error as? TupleError, .typeMismatch(index: 0, expected: "Int", actual: "nil"))
+        }
+        let (number, missing) = try Tuple(1, nil).unpack(as: Int.self, Int?.self)
+        XCTAssertEqual(number, 1)
+        XCTAssertNil(missing)
+        let (anyMissing, objectMissing) = try Tuple(nil, nil).unpack(as: Any?.self, AnyObject?.self)
+        XCTAssertNil(anyMissing)
+        XCTAssertNil(objectMissing)
+        // A value still unpacks as `Any` and as `Int?`.
+        let (any, optional) = try Tuple(5, 6).unpack(as: Any.self, Int?.self)
+        XCTAssertEqual(any as? Int, 5)
+        XCTAssertEqual(optional, 6)
+    }
+
     func testSequence_iteratesValuesWithHoles() {
         let values = Array(Tuple(1, nil, 3)).map { $0 as? Int }
         XCTAssertEqual(values, [1, nil, 3])

@@ -39,7 +39,7 @@ extension LazyList {
 
     @inlinable
     convenience init<Iterator: IteratorProtocol>(iterator: Iterator, eager: Bool) where Iterator.Element == Element {
-        let stage = Stage<Element> { upstream, stage in
+        let stage = Stage<Element>("LazyList(iterator:)", dependency: nil) { upstream, stage, _ in
             let source = unsafeDowncast(upstream, to: IteratorSource<Iterator>.self)
             guard let element = source.iterator.next() else { return nil }
             return (element, LazyList(stage: stage, upstream: source, eager: eager))
@@ -74,7 +74,9 @@ extension LazyList {
     @inlinable
     public convenience init<Elements: Collection>(_ elements: Elements) where Elements.Element == Element {
         let stage = Stage<Element>(
-            { upstream, stage in
+            "LazyList(_:)",
+            dependency: nil,
+            { upstream, stage, _ in
                 let source = unsafeDowncast(upstream, to: CollectionSource<Elements>.self)
                 guard source.index != source.base.endIndex else { return nil }
                 let element = source.base[source.index]

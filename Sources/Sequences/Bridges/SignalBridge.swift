@@ -83,7 +83,7 @@ extension LazyList {
                 if subscriber.sendNexts(walk) { subscriber.sendCompleted() }
                 return
             }
-            guard node.evaluate() & Known.ended == 0 else {
+            guard node.evaluate(nesting: 0) & Known.ended == 0 else {
                 subscriber.sendCompleted()
                 return
             }
@@ -130,7 +130,7 @@ extension Signal {
             completed: { [weak buffer] in buffer?.finish() }
         )
         buffer.hold(disposable)
-        let stage = Stage<Value> { upstream, stage in
+        let stage = Stage<Value>("Signal.lazyList", dependency: nil) { upstream, stage, _ in
             let buffer = unsafeDowncast(upstream, to: SignalBuffer<Value>.self)
             guard let value = buffer.takeFirst() else { return nil }
             return (value, LazyList(stage: stage, upstream: buffer))

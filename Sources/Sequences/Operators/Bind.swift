@@ -61,17 +61,23 @@ extension LazyList {
         current: LazyList<Element>?,
         _ block: @escaping (Source, inout Bool) -> LazyList<Element>?
     ) -> LazyList<Element> {
-        let stage = Stage<Element> { upstream, stage in
+        let stage = Stage<Element>("bind(_:)", dependency: { upstream in
+            let input = unsafeDowncast(upstream, to: BindInput<Source, Element>.self)
+            // The step evaluates the current inner list first, or, when there is none or it is
+            // used up, the source.
+            if let current = input.current, !current.isKnownEmpty { return current }
+            return input.source
+        }) { upstream, stage, nesting in
             let input = unsafeDowncast(consume upstream, to: BindInput<Source, Element>.self)
             var source = input.source
             var current = input.current
             _ = consume input
             while true {
-                if let inner = current, inner.evaluate() & Known.ended == 0 {
+                if let inner = current, inner.evaluate(nesting: nesting) & Known.ended == 0 {
                     let (head, tail) = inner.evaluatedParts
                     return (head, LazyList(stage: stage, upstream: BindInput(source, tail)))
                 }
-                guard let values = source, values.evaluate() & Known.ended == 0 else { return nil }
+                guard let values = source, values.evaluate(nesting: nesting) & Known.ended == 0 else { return nil }
                 let (value, rest) = values.evaluatedParts
                 var stop = false
                 guard let next = block(value, &stop) else { return nil }

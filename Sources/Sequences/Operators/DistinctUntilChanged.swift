@@ -10,12 +10,13 @@ extension LazyList {
     /// A stage whose input (a ``DistinctInput``) is handed over, so that a long run of equivalent
     /// elements is let go of as the loop passes it, not kept until it ends.
     private func distinct(_ isEquivalent: @escaping (Element, Element) -> Bool) -> LazyList<Element> {
-        let stage = Stage<Element> { upstream, stage in
+        let stage = Stage<Element>("distinctUntilChanged(by:)", dependency: { unsafeDowncast($0, to: DistinctInput<Element>.self).list }) {
+            upstream, stage, nesting in
             let input = unsafeDowncast(consume upstream, to: DistinctInput<Element>.self)
             var list = input.list
             let previous = input.previous
             _ = consume input
-            while list.evaluate() & Known.ended == 0 {
+            while list.evaluate(nesting: nesting) & Known.ended == 0 {
                 let (head, tail) = list.evaluatedParts
                 if let previous, isEquivalent(previous, head) {
                     list = tail

@@ -10,10 +10,14 @@ extension LazyList {
     /// let doubled = LazyList([1, 2, 3]).eager.map { $0 * 2 }   // the block has run three times
     /// ```
     ///
+    /// On a list nothing else holds, each node is released once it has been read, as by ``array``.
+    ///
     /// RAC 2.5: `eagerSequence` (`RACEagerSequence`).
     public var eager: LazyList<Element> {
-        if evaluatesEagerly { return self }
-        return LazyList(iterator: array.makeIterator(), eager: true)
+        consuming get {
+            if evaluatesEagerly { return self }
+            return LazyList(iterator: (consume self).array.makeIterator(), eager: true)
+        }
     }
 
     /// A list with the same elements whose operators evaluate lazily: this list itself, unless it
@@ -33,7 +37,8 @@ extension LazyList {
 
     /// `result`, evaluated at once if `source` is eager (operators derived from `bind`).
     @inlinable
-    func keepingEagerness<Source>(of source: LazyList<Source>) -> LazyList<Element> {
-        source.evaluatesEagerly ? eager : self
+    consuming func keepingEagerness<Source>(of source: LazyList<Source>) -> LazyList<Element> {
+        if source.evaluatesEagerly { return (consume self).eager }
+        return self
     }
 }

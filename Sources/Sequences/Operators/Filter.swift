@@ -11,11 +11,11 @@ extension LazyList {
     /// `filter` for the library's own closures, which need not be `Sendable`.
     @inlinable
     func filtering(_ isIncluded: @escaping (Element) -> Bool) -> LazyList<Element> {
-        let stage = Stage<Element> { upstream, stage in
+        let stage = Stage<Element>("filter(_:)", dependency: LazyList<Element>.listDependency) { upstream, stage, nesting in
             // `consume`: the parameter would otherwise hold the first node, and through it every
             // node the loop passes, until the step returns.
             var source = unsafeDowncast(consume upstream, to: LazyList<Element>.self)
-            while source.evaluate() & Known.ended == 0 {
+            while source.evaluate(nesting: nesting) & Known.ended == 0 {
                 let (head, tail) = source.evaluatedParts
                 if isIncluded(head) { return (head, LazyList(stage: stage, upstream: tail)) }
                 source = tail

@@ -36,9 +36,9 @@ extension LazyList {
     /// node per element.
     @inlinable
     func mapping<U>(_ transform: @escaping (Element) -> U) -> LazyList<U> {
-        let stage = Stage<U> { upstream, stage in
+        let stage = Stage<U>("map(_:)", dependency: LazyList<Element>.listDependency) { upstream, stage, nesting in
             let source = unsafeDowncast(upstream, to: LazyList<Element>.self)
-            guard source.evaluate() & Known.ended == 0 else { return nil }
+            guard source.evaluate(nesting: nesting) & Known.ended == 0 else { return nil }
             let (head, tail) = source.evaluatedParts
             return (transform(head), LazyList<U>(stage: stage, upstream: tail))
         }

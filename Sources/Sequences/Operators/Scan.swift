@@ -10,7 +10,7 @@ extension LazyList {
         _ start: Running,
         _ combine: @escaping @Sendable (Running, Element) -> Running
     ) -> LazyList<Running> {
-        scanning(start, index: 0) { running, element, _ in combine(running, element) }.keepingEagerness(of: self)
+        scanning(start) { running, element, _ in combine(running, element) }.keepingEagerness(of: self)
     }
 
     /// ``scan(_:_:)`` whose block also gets each element's index, from 0.
@@ -20,20 +20,24 @@ extension LazyList {
         _ start: Running,
         withIndex combine: @escaping @Sendable (Running, Element, Int) -> Running
     ) -> LazyList<Running> {
-        scanning(start, index: 0, combine).keepingEagerness(of: self)
+        scanning(start, combine).keepingEagerness(of: self)
     }
 
+    /// One stage for the whole scan; each node's input is where it reads, the running value
+    /// before it and its index, handed over to the step as `filter`'s is.
     private func scanning<Running>(
-        _ running: Running,
-        index: Int,
+        _ start: Running,
         _ combine: @escaping (Running, Element, Int) -> Running
     ) -> LazyList<Running> {
-        LazyList<Running>(step: {
-            guard self.evaluate() & Known.ended == 0 else { return nil }
-            let (head, tail) = self.evaluatedParts
-            let next = combine(running, head, index)
-            return (next, tail.scanning(next, index: index + 1, combine))
-        })
+        let stage = Stage<Running>("scan(_:_:)", dependency: { unsafeDowncast($0, to: ScanInput<Element, Running>.self).list }) {
+            upstream, stage, nesting in
+            let input = unsafeDowncast(consume upstream, to: ScanInput<Element, Running>.self)
+            guard input.list.evaluate(nesting: nesting) & Known.ended == 0 else { return nil }
+            let (head, tail) = input.list.evaluatedParts
+            let next = combine(input.running, head, input.index)
+            return (next, LazyList<Running>(stage: stage, upstream: ScanInput(tail, running: next, index: input.index + 1)))
+        }
+        return LazyList<Running>(stage: stage, upstream: ScanInput(self, running: start, index: 0))
     }
 
     /// `combine(previous, element)` for each element, where `previous` is the element before it
@@ -52,10 +56,27 @@ extension LazyList {
     }
 
     private func combiningPrevious<R>(_ previous: Element, _ combine: @escaping (Element, Element) -> R) -> LazyList<R> {
-        LazyList<R>(step: {
-            guard self.evaluate() & Known.ended == 0 else { return nil }
-            let (head, tail) = self.evaluatedParts
-            return (combine(previous, head), tail.combiningPrevious(head, combine))
-        })
+        let stage = Stage<R>("combinePrevious(_:_:)", dependency: { unsafeDowncast($0, to: ScanInput<Element, Element>.self).list }) {
+            upstream, stage, nesting in
+            let input = unsafeDowncast(consume upstream, to: ScanInput<Element, Element>.self)
+            guard input.list.evaluate(nesting: nesting) & Known.ended == 0 else { return nil }
+            let (head, tail) = input.list.evaluatedParts
+            return (combine(input.running, head), LazyList<R>(stage: stage, upstream: ScanInput(tail, running: head, index: 0)))
+        }
+        return LazyList<R>(stage: stage, upstream: ScanInput(self, running: previous, index: 0))
+    }
+}
+
+/// Where a `scan` node reads, the running value before it and the index of the element it reads
+/// (for `combinePrevious`, the element before it; the index is not used).
+final class ScanInput<Element, Running>: @unchecked Sendable {
+    let list: LazyList<Element>
+    let running: Running
+    let index: Int
+
+    init(_ list: LazyList<Element>, running: Running, index: Int) {
+        self.list = list
+        self.running = running
+        self.index = index
     }
 }
