@@ -14,8 +14,9 @@ import XCTest
 /// The signal runs the chain as generated, errors included, with synchronous sources; the list
 /// runs it with the errors taken out (a list cannot fail), and without the operators it lacks
 /// (`take(until:)`, `skip(until:)`), whose chains only the signal and the model run. A smaller
-/// number of seeds also runs on the signal whose sources send on queue schedulers (the chain
-/// without errors, whose result does not depend on how the threads interleave).
+/// number of seeds also runs on signals whose sources send on queue schedulers: with errors when
+/// only the chain's source does (the model knows the order of the events then), without errors
+/// when the second inputs of `concat` and `zip` send on another queue.
 ///
 /// A failure names its seed and prints the chain; `DIFFERENTIAL_SEED=n swift test --filter
 /// DifferentialTests` runs seed `n` alone and prints what each way gave, and `DIFFERENTIAL_SEEDS=n`
@@ -40,9 +41,15 @@ final class DifferentialTests: LeakCheckedTestCase {
         return (Array(0..<(environment["DIFFERENTIAL_SEEDS"].flatMap { UInt64($0) } ?? count)), false)
     }
 
-    /// Each chain's signal is subscribed twice, one subscription after the other (the second must
-    /// not see state the first left behind), and each chain's list is walked twice: a few elements,
-    /// then all of them (the second walk reads what the first memoised).
+    /// The value inside which the third subscription to a seed's chain disposes itself: 1 to 3.
+    private static func disposal(_ seed: UInt64) -> Int {
+        Int(seed % 3) + 1
+    }
+
+    /// Each chain's signal is subscribed three times, one subscription after the other (each must
+    /// not see state an earlier one left behind; the third disposes itself inside one of its first
+    /// values, after which it must receive nothing), and each chain's list is walked twice: a few
+    /// elements, then all of them (the second walk reads what the first memoised).
     func testRandomChains_synchronousSignalLazyListAndModelAgree() {
         let (seeds, replaying) = seeds(Self.synchronousSeeds)
         var failures = Failures()
@@ -51,12 +58,13 @@ final class DifferentialTests: LeakCheckedTestCase {
             for seed in seeds {
                 let chain = ChainGenerator.chain(seed: seed)
                 let expected = chain.model()
+                let disposal = Self.disposal(seed)
                 let signal = SignalBuilder(source: nil, others: nil).signal(chain)
-                let runs = SignalRun.subscribe(signal, times: 2)
+                let runs = SignalRun.subscribe(signal, disposingAfter: [nil, nil, disposal])
                 if replaying { print("seed \(seed): \(chain)\n  model: \(expected)\n  Signal: \(runs)") }
                 for (index, run) in runs.enumerated() {
                     if let problem = run.problem(expected: expected, timed: true) {
-                        failures.add(seed, "\(chain)\n  Signal, subscription \(index + 1) of 2, \(problem); the model gives \(expected)")
+                        failures.add(seed, "\(chain)\n  Signal, subscription \(index + 1) of \(runs.count), \(problem)")
                     }
                 }
                 let errorFree = chain.withoutErrors
@@ -76,8 +84,9 @@ final class DifferentialTests: LeakCheckedTestCase {
         failures.report(seeds: seeds.count)
     }
 
-    /// Each chain's signal runs twice per seed, each time subscribed twice at once (the two
-    /// subscriptions' sources share the queues, so their events interleave):
+    /// Each chain's signal runs twice per seed, each time subscribed three times at once (the
+    /// subscriptions' sources share the queues, so their events interleave; the third disposes
+    /// itself inside one of its first values):
     ///
     /// - as generated, errors included, with its source sending on a queue scheduler and the other
     ///   inputs synchronous, subscribed on that queue (so the source sends nothing before
@@ -94,21 +103,24 @@ final class DifferentialTests: LeakCheckedTestCase {
         for seed in seeds {
             let chain = ChainGenerator.chain(seed: seed)
             let expected = chain.model(stepped: true)
-            let runs = SignalRun.subscribe(SignalBuilder(source: sources, others: nil).signal(chain), times: 2, on: sources)
+            let disposal = Self.disposal(seed)
+            let runs = SignalRun.subscribe(SignalBuilder(source: sources, others: nil).signal(chain),
+                                           disposingAfter: [nil, nil, disposal], on: sources)
             if replaying { print("seed \(seed), source on a queue: \(chain)\n  model: \(expected)\n  Signal: \(runs)") }
             for (index, run) in runs.enumerated() {
                 if let problem = run.problem(expected: expected, timed: true) {
-                    failures.add(seed, "source on a queue scheduler: \(chain)\n  Signal, subscription \(index + 1) of 2, \(problem); the model gives \(expected)")
+                    failures.add(seed, "source on a queue scheduler: \(chain)\n  Signal, subscription \(index + 1) of \(runs.count), \(problem)")
                 }
             }
 
             let errorFree = chain.withoutErrors
             let errorFreeExpected = errorFree.model()
-            let errorFreeRuns = SignalRun.subscribe(SignalBuilder(source: sources, others: others).signal(errorFree), times: 2)
+            let errorFreeRuns = SignalRun.subscribe(SignalBuilder(source: sources, others: others).signal(errorFree),
+                                                    disposingAfter: [nil, nil, disposal])
             if replaying { print("  inputs on two queues: \(errorFree)\n  model: \(errorFreeExpected.outcome)\n  Signal: \(errorFreeRuns)") }
             for (index, run) in errorFreeRuns.enumerated() {
                 if let problem = run.problem(expected: errorFreeExpected, timed: false) {
-                    failures.add(seed, "inputs on two queue schedulers: \(errorFree)\n  Signal, subscription \(index + 1) of 2, \(problem); the model gives \(errorFreeExpected.outcome)")
+                    failures.add(seed, "inputs on two queue schedulers: \(errorFree)\n  Signal, subscription \(index + 1) of \(errorFreeRuns.count), \(problem)")
                 }
             }
         }
@@ -157,11 +169,16 @@ private struct Failures {
 }
 
 /// What a subscription to a chain's signal received, and what of it had arrived when `subscribe`
-/// returned.
+/// returned. A run may dispose its own subscription inside its n-th value: then it must receive
+/// nothing more.
 private final class SignalRun: Sendable, CustomStringConvertible {
-    private struct State {
+    private enum Ending: Equatable {
+        case completed, failed, disposed
+    }
+
+    private struct State: Equatable {
         var values: [Int] = []
-        var ending: Outcome?
+        var ending: Ending?
         var eventsAfterEnd = 0
         var valuesInsideSubscribe = 0
         var endedInsideSubscribe = false
@@ -169,31 +186,51 @@ private final class SignalRun: Sendable, CustomStringConvertible {
 
     private let state = Mutex(State())
     private let timedOut = Flag()
+    /// The value inside which the run disposes its subscription.
+    private let disposesAfter: Int?
+    /// That subscription, known before the first value.
+    private let ownSubscription = DisposableBox()
+
+    private init(disposingAfter count: Int?) {
+        disposesAfter = count
+    }
 
     private var hasEnded: Bool { state.withLock { $0.ending != nil } }
 
     private func receive(_ value: Int) {
-        state.withLock { state in
-            if state.ending == nil { state.values.append(value) } else { state.eventsAfterEnd += 1 }
-        }
-    }
-
-    private func end(failing: Bool) {
-        state.withLock { state in
-            if state.ending == nil {
-                state.ending = Outcome(values: state.values, fails: failing)
-            } else {
+        let disposesNow = state.withLock { state in
+            guard state.ending == nil else {
                 state.eventsAfterEnd += 1
+                return false
             }
+            state.values.append(value)
+            guard state.values.count == disposesAfter else { return false }
+            state.ending = .disposed
+            return true
+        }
+        if disposesNow { ownSubscription.disposable?.dispose() }
+    }
+
+    private func end(_ ending: Ending) {
+        state.withLock { state in
+            if state.ending == nil { state.ending = ending } else { state.eventsAfterEnd += 1 }
         }
     }
 
+    /// Subscribes with closures, or with a `Subscriber` (whose disposable is known before any
+    /// event) for a run that disposes itself.
     private func subscribe(_ signal: Signal<Int, TestError>) -> Disposable {
-        let subscription = signal.subscribe(
-            next: { self.receive($0) },
-            error: { _ in self.end(failing: true) },
-            completed: { self.end(failing: false) }
-        )
+        let next: @Sendable (Int) -> Void = { self.receive($0) }
+        let error: @Sendable (TestError) -> Void = { _ in self.end(.failed) }
+        let completed: @Sendable () -> Void = { self.end(.completed) }
+        let subscription: Disposable
+        if disposesAfter == nil {
+            subscription = signal.subscribe(next: next, error: error, completed: completed)
+        } else {
+            let subscriber = Subscriber(next: next, error: error, completed: completed)
+            ownSubscription.disposable = subscriber.disposable
+            subscription = signal.subscribe(subscriber)
+        }
         state.withLock { state in
             state.valuesInsideSubscribe = state.values.count
             state.endedInsideSubscribe = state.ending != nil
@@ -201,14 +238,19 @@ private final class SignalRun: Sendable, CustomStringConvertible {
         return subscription
     }
 
-    /// Subscribes to `signal` `times` times, one subscription after the other without waiting for
+    /// Subscribes to `signal` once for each element of `disposingAfter` (a run that disposes
+    /// itself inside that value, or `nil`), one subscription after the other without waiting for
     /// the earlier to end, then waits up to 10 s for every subscription to end.
     ///
     /// With `scheduler`, the subscriptions are made in one block on it: a source sending on the
     /// same (serial) scheduler then sends its first event only after they have all returned, as
     /// the model's times say.
-    static func subscribe(_ signal: Signal<Int, TestError>, times: Int, on scheduler: QueueScheduler? = nil) -> [SignalRun] {
-        let runs = (0..<times).map { _ in SignalRun() }
+    static func subscribe(
+        _ signal: Signal<Int, TestError>,
+        disposingAfter counts: [Int?],
+        on scheduler: QueueScheduler? = nil
+    ) -> [SignalRun] {
+        let runs = counts.map(SignalRun.init(disposingAfter:))
         let subscriptions = Mutex<[Disposable]?>(nil)
         let subscribeAll: @Sendable () -> Void = {
             let made = runs.map { $0.subscribe(signal) }
@@ -221,34 +263,52 @@ private final class SignalRun: Sendable, CustomStringConvertible {
         if !ended {
             for run in runs where !run.hasEnded { run.timedOut.set() }
         }
-        // Disposing ends a subscription the deadline cut short.
+        // Disposing ends any subscription the deadline cut short.
         for subscription in subscriptions.withLock({ $0 }) ?? [] { subscription.dispose() }
         return runs
     }
 
+    /// What this run should have received when the model gives `expected`.
+    private func wanted(_ expected: Timeline) -> State {
+        var wanted = State()
+        wanted.values = expected.outcome.values
+        wanted.ending = expected.fails ? .failed : .completed
+        if let count = disposesAfter, wanted.values.count >= count {
+            wanted.values = Array(wanted.values.prefix(count))
+            wanted.ending = .disposed
+        }
+        return wanted
+    }
+
     /// What is wrong with this run, if anything, when the model gives `expected`; `timed`, the
-    /// run must also have sent inside `subscribe` what the model sends at time 0.
+    /// run must also have received inside `subscribe` what the model sends at time 0.
     func problem(expected: Timeline, timed: Bool) -> String? {
         let state = state.withLock { $0 }
-        guard let outcome = state.ending else {
-            return timedOut.isSet ? "sent \(state.values) and no terminal event in \(Watchdog.defaultSeconds) s" : nil
+        let wanted = wanted(expected)
+        let should = "; it should give \(Self.describe(wanted)) (the model: \(expected))"
+        guard state.ending != nil else {
+            return "gives \(state.values) and no end" + (timedOut.isSet ? " in \(Watchdog.defaultSeconds) s" : "") + should
         }
-        if outcome != expected.outcome { return "gives \(outcome)" }
-        if state.eventsAfterEnd > 0 { return "gives \(outcome), then \(state.eventsAfterEnd) more event(s)" }
+        if state.values != wanted.values || state.ending != wanted.ending { return "gives \(self)" + should }
+        if state.eventsAfterEnd > 0 { return "gives \(self)" + should }
         guard timed else { return nil }
-        let synchronousValues = expected.values.filter { $0.time == 0 }.count
+        let synchronousValues = min(wanted.values.count, expected.values.filter { $0.time == 0 }.count)
         if state.valuesInsideSubscribe < synchronousValues {
-            return "gives \(outcome), but only \(state.valuesInsideSubscribe) value(s) inside subscribe, where the model sends \(synchronousValues)"
+            return "gives \(self), but the model sends \(synchronousValues) value(s) inside subscribe"
         }
-        if expected.endTime == 0, !state.endedInsideSubscribe {
-            return "gives \(outcome), but ends only after subscribe returned, where the model ends inside it"
+        if expected.endTime == 0, wanted.ending != .disposed, !state.endedInsideSubscribe {
+            return "gives \(self), but the model ends inside subscribe"
         }
         return nil
     }
 
+    private static func describe(_ state: State) -> String {
+        "\(state.values) then " + (state.ending.map { "\($0)" } ?? "no end")
+    }
+
     var description: String {
         let state = state.withLock { $0 }
-        return (state.ending?.description ?? "\(state.values) and no end")
+        return Self.describe(state)
             + (state.eventsAfterEnd > 0 ? " + \(state.eventsAfterEnd) event(s) after the end" : "")
             + " (\(state.valuesInsideSubscribe) value(s)\(state.endedInsideSubscribe ? " and the end" : "") inside subscribe)"
     }
