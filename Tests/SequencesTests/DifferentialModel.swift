@@ -141,6 +141,10 @@ enum Step: Sendable, CustomStringConvertible {
     case takeUntil(at: Int, Firing)
     /// `skip(until:)` (`Signal` only), with a trigger as for `takeUntil`.
     case skipUntil(at: Int, Firing)
+    /// `take(untilReplacement:)` (`Signal` only), whose replacement sends the source's events as
+    /// the `at`-th value arrives (before it is passed on), or as the input completes if it has
+    /// fewer values; for `at == 0`, the replacement is the source itself, sending when subscribed.
+    case takeUntilReplacement(Source, at: Int)
 
     var description: String {
         switch self {
@@ -168,6 +172,8 @@ enum Step: Sendable, CustomStringConvertible {
         case let .flattenMap(inner): "flattenMap(\(inner))"
         case let .takeUntil(at, firing): "take(until: \(firing) \(Self.moment(at)))"
         case let .skipUntil(at, firing): "skip(until: \(firing) \(Self.moment(at)))"
+        case let .takeUntilReplacement(source, at):
+            "take(untilReplacement: \(source) \(at == 0 ? "at subscription" : "at value #\(at) or completion"))"
         }
     }
 
@@ -183,6 +189,8 @@ enum Step: Sendable, CustomStringConvertible {
             .concat(Source(values: source.values, fails: false, form: source.form), spelling)
         case let .zip(source, combiner, spelling):
             .zip(Source(values: source.values, fails: false, form: source.form), combiner, spelling)
+        case let .takeUntilReplacement(source, at):
+            .takeUntilReplacement(Source(values: source.values, fails: false, form: source.form), at: at)
         case let .flattenMap(inner):
             .flattenMap(Inner(name: inner.name, values: inner.values, fails: nil, nilWhenEmpty: inner.nilWhenEmpty, form: inner.form))
         default:
@@ -352,6 +360,22 @@ extension Step {
             if firing == .error { return input.withValues([]) }
             if at == 0 { return input }
             return input.withValues(Array(values.dropFirst(at - 1)))
+        case let .takeUntilReplacement(replacement, at):
+            // The replacement's first event disposes the input, whose completion the result
+            // ignores, and its events end the result; the input's error ends the result too.
+            let time: Int
+            let kept: [Timeline.Value]
+            if at == 0 {
+                (time, kept) = (0, [])
+            } else if values.count >= at {
+                (time, kept) = (values[at - 1].time, Array(values.prefix(at - 1)))
+            } else if !input.fails {
+                (time, kept) = (input.endTime, values)
+            } else {
+                return input
+            }
+            return Timeline(values: kept + replacement.values.map { Timeline.Value(time: time, value: $0) },
+                            fails: replacement.fails, endTime: time)
         }
     }
 
@@ -436,7 +460,7 @@ enum ChainGenerator {
     }
 
     private static func makeStep(_ random: inout SplitMix64, withErrors: Bool) -> Step {
-        switch random.int(in: 0...22) {
+        switch random.int(in: 0...23) {
         case 0, 1: return .map(transform(&random))
         case 2: return .mapReplace(random.int(in: 0...3))
         case 3, 4: return .filter(predicate(&random))
@@ -464,7 +488,9 @@ enum ChainGenerator {
             return .flattenMap(Inner(name: name, values: values, fails: fails, nilWhenEmpty: random.oneIn(2),
                                      form: random.int(in: 0...2)))
         case 21: return .takeUntil(at: random.int(in: 0...4), random.pick(Firing.allCases))
-        default: return .skipUntil(at: random.int(in: 0...4), random.pick(Firing.allCases))
+        case 22: return .skipUntil(at: random.int(in: 0...4), random.pick(Firing.allCases))
+        default:
+            return .takeUntilReplacement(makeSource(&random, failing: withErrors && random.oneIn(3)), at: random.int(in: 0...4))
         }
     }
 

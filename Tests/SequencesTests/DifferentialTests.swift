@@ -13,7 +13,8 @@ import XCTest
 ///
 /// The signal runs the chain as generated, errors included, with synchronous sources; the list
 /// runs it with the errors taken out (a list cannot fail), and without the operators it lacks
-/// (`take(until:)`, `skip(until:)`), whose chains only the signal and the model run. A smaller
+/// (`take(until:)`, `skip(until:)`, `take(untilReplacement:)`), whose chains only the signal and
+/// the model run. A smaller
 /// number of seeds also runs on signals whose sources send on queue schedulers: with errors when
 /// only the chain's source does (the model knows the order of the events then), without errors
 /// when the second inputs of `concat` and `zip` send on another queue.
@@ -140,7 +141,7 @@ final class DifferentialTests: LeakCheckedTestCase {
     func testGenerator_seedsCoverEveryOperatorAndOutcome() {
         let chains = (0..<Self.synchronousSeeds).map(ChainGenerator.chain(seed:))
         let operators = Set(chains.flatMap(\.steps).map { Mirror(reflecting: $0).children.first?.label ?? $0.description })
-        XCTAssertEqual(operators.count, 21, "operators generated: \(operators.sorted())")
+        XCTAssertEqual(operators.count, 22, "operators generated: \(operators.sorted())")
         XCTAssertEqual(Set(chains.map(\.steps.count)), Set(1...6))
         XCTAssertEqual(Set(chains.map(\.source.values.count)), Set(0...8))
         let outcomes = chains.map { $0.model().outcome }
@@ -285,7 +286,7 @@ private final class SignalRun: Sendable, CustomStringConvertible {
     func problem(expected: Timeline, timed: Bool) -> String? {
         let state = state.withLock { $0 }
         let wanted = wanted(expected)
-        let should = "; it should give \(Self.describe(wanted)) (the model: \(expected))"
+        let should = "; it should give \(Self.describe(wanted)) (the model: \(timed ? expected.description : expected.outcome.description))"
         guard state.ending != nil else {
             return "gives \(state.values) and no end" + (timedOut.isSet ? " in \(Watchdog.defaultSeconds) s" : "") + should
         }
@@ -388,6 +389,30 @@ private struct SignalBuilder {
             return Self.triggered(signal, at: at, firing) { $0.take(until: $1) }
         case let .skipUntil(at, firing):
             return Self.triggered(signal, at: at, firing) { $0.skip(until: $1) }
+        case let .takeUntilReplacement(replacement, at):
+            return Self.replaced(signal, by: replacement, at: at)
+        }
+    }
+
+    /// `signal.take(untilReplacement:)` whose replacement sends `replacement`'s events when
+    /// subscribed for `at == 0`, else as the `at`-th value of `signal` arrives (before it is sent
+    /// on) or, if `signal` completes before that, as it completes.
+    private static func replaced(_ signal: Signal<Int, TestError>, by replacement: Source, at: Int) -> Signal<Int, TestError> {
+        if at == 0 { return signal.take(untilReplacement: synchronous(replacement)) }
+        return Signal.defer {
+            let (replacing, input) = Signal<Int, TestError>.pipe()
+            let seen = Counter()
+            let fire: @Sendable () -> Void = {
+                for value in replacement.values { input.sendNext(value) }
+                if replacement.fails { input.sendError(.second) } else { input.sendCompleted() }
+            }
+            let counted = signal
+                .doNext { _ in
+                    seen.increment()
+                    if seen.value == at { fire() }
+                }
+                .doCompleted { if seen.value < at { fire() } }
+            return counted.take(untilReplacement: replacing)
         }
     }
 
@@ -470,7 +495,7 @@ private enum ListBuilder {
         case let .flattenMap(inner):
             guard inner.nilWhenEmpty else { return list.flattenMap { self.list(inner.source(for: $0)) } }
             return list.flattenMap { (value: Int) -> LazyList<Int>? in inner.returnsNil(for: value) ? nil : self.list(inner.source(for: value)) }
-        case .takeUntil, .skipUntil:
+        case .takeUntil, .skipUntil, .takeUntilReplacement:
             return nil
         }
     }
