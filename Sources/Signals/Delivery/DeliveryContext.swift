@@ -60,7 +60,10 @@ package struct DeliveryContext {
     }
 
     /// Whether work for `lock` waits: later work for the same lock must wait behind it, so that
-    /// this thread's sends to one subscriber keep their order.
+    /// this thread's sends to one subscriber keep their order. Out of line: the hot path of a send
+    /// asks it only when work was put off, and the dictionary lookup inlined there cost every
+    /// send a few instructions.
+    @inline(never)
     func hasDeferred(for lock: AnyObject) -> Bool {
         if state.pointee.deferred.isEmpty { return false }
         return state.pointee.deferredPerLock[ObjectIdentifier(lock)] != nil
