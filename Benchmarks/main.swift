@@ -5,6 +5,9 @@
 //   swift run Benchmarks --quick               every scenario once, small, to prove they run (CI)
 //   swift run -c release Benchmarks compound   only the scenarios whose name contains "compound"
 //
+// reentrant.send-10k and reentrant.send-100k run the same burst of reentrant sends at two sizes:
+// equal ns/op shows its cost linear in the burst.
+//
 // subject.flood-dispose times each dispose on its own: its ns/op is the median, and a second line
 // gives the longest and the baseline's peak RSS. BENCHMARKS_FLOOD_CYCLES=40000 floods four times as
 // long (its comment in Scenarios/SubjectScenarios.swift lists the other settings).
@@ -22,7 +25,7 @@ let quick = arguments.contains("--quick")
 let child = arguments.firstIndex(of: "--child").map { arguments[arguments.index(after: $0)] }
 let filters = arguments.filter { !$0.hasPrefix("--") && $0 != child }
 
-let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios() + hopScenarios() + subjectScenarios() + listScenarios() + commandScenarios() + asyncScenarios()
+let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios() + pipeScenarios() + hopScenarios() + subjectScenarios() + reentrantScenarios() + listScenarios() + commandScenarios() + asyncScenarios()
 let selected = scenarios.filter { scenario in
     filters.isEmpty || filters.contains { scenario.name.contains($0) }
 }

@@ -9,8 +9,10 @@ import Signals
 /// - ``signal`` sends the current value to each subscriber, then every change, in the order of
 ///   the writes. The current value goes at once, on the subscribing thread, whatever thread that
 ///   is, as an observed property sends it (unlike a replay subject's replay, which goes through
-///   the subscription scheduler). Writes that race from several threads may reach subscribers coalesced, but the
-///   last value a subscriber gets is always the cell's final value.
+///   the subscription scheduler). Writes that race from several threads, or that a subscriber's
+///   callback makes (however many), may reach subscribers coalesced, but the last value a
+///   subscriber gets is always the cell's final value; a write from a callback never waits for
+///   another thread.
 /// - ``channel`` is a terminal for two-way binding: values sent into it set the cell; changes to
 ///   the cell are sent to its subscribers, the current value first. A value that came in through
 ///   the channel is not sent back out through it, so two cells bound to each other converge

@@ -14,7 +14,8 @@ import Signals
 /// thread, where a scheduler is current (or on the main thread), else on a background scheduler,
 /// so that `subscribe` may return before it. So the replay always runs on a scheduler, and a
 /// subscriber on a plain thread or a global queue can dispose its subscription from its first
-/// replayed value.
+/// replayed value. A replayed value's callback is a callback like a live one's: a send from it
+/// (into this subject, too) never waits for another thread.
 ///
 /// ```swift
 /// let recent = ReplaySubject<String, Never>(capacity: 2)

@@ -18,7 +18,6 @@ final class QueueTests: LeakCheckedTestCase {
                 XCTAssertEqual(queue.popFirst(), expected.removeFirst())
             }
             XCTAssertEqual(queue.count, expected.count)
-            XCTAssertEqual(queue.contains { $0 == expected.first }, !expected.isEmpty)
         }
         while let value = queue.popFirst() {
             XCTAssertEqual(value, expected.removeFirst())
@@ -33,7 +32,8 @@ final class QueueTests: LeakCheckedTestCase {
         for word in ["a", "b", "c"] { queue.append(word) }
         queue.removeAll()
         XCTAssertTrue(queue.isEmpty)
-        XCTAssertFalse(queue.contains { $0 == "a" })
+        XCTAssertEqual(queue.count, 0)
+        XCTAssertNil(queue.popFirst())
         queue.append("d")
         XCTAssertEqual(queue.popFirst(), "d")
     }

@@ -546,7 +546,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
         abandonSink()
     }
 
-    /// From now until ``endCatchUp()``, live events are held back: for a subscriber that replays
+    /// From now until ``endCatchUp(in:)``, live events are held back: for a subscriber that replays
     /// kept values to the member on its own thread. Before the member joins.
     package func beginCatchUp() {
         catchUp = CatchUp()
@@ -554,11 +554,19 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     }
 
     /// Sends what was held back, in order, then lets live events through; by the thread that
-    /// replayed to the member.
-    package func endCatchUp() {
+    /// replayed to the member, whose context is `context`.
+    ///
+    /// The held events are delivered as the replay is, inside a delivery of `context` (see
+    /// ``ReplaySink``); when that was this thread's outermost, what their callbacks put off
+    /// (sends to subscribers that other threads deliver to) is done before the next look for
+    /// held events, and so before live events pass, which might otherwise overtake those sends on
+    /// their way through the same subscriber.
+    package func endCatchUp(in context: DeliveryContext) {
         guard let catchUp else { return }
         while true {
+            if context.depth == 0, context.hasDeferred { context.runDeferred() }
             let (events, end) = catchUp.take(ifEmpty: { isCatchingUp.store(false, ordering: .releasing) })
+            context.depth += 1
             for held in events {
                 // Held as `Any`: the catch-up is not generic, so that replaying costs no metadata
                 // lookup; only an event held back (a send racing the replay) pays for the box.
@@ -568,18 +576,20 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
                     if !isDisposed { sink.use { $0.receive(value) } }
                 case let .error(error):
                     markEnded()
-                    sink.take(retiring: .current)?.receive(error: error)
+                    sink.take(retiring: context)?.receive(error: error)
                 case .completed:
                     markEnded()
-                    sink.take(retiring: .current)?.receiveCompleted()
+                    sink.take(retiring: context)?.receiveCompleted()
                 }
             }
-            guard let end else { continue }
             switch end {
-            case .live: break
-            case .detach: sink.take(retiring: .current)?.cancel()
-            case .abandon: sink.take(retiring: .current)?.inputReleased()
+            case nil, .live?: break
+            case .detach?: sink.take(retiring: context)?.cancel()
+            case .abandon?: sink.take(retiring: context)?.inputReleased()
             }
+            context.depth -= 1
+            guard end != nil else { continue }
+            if context.depth == 0, context.hasDeferred { context.runDeferred() }
             return
         }
     }

@@ -29,6 +29,11 @@ package struct DeliveryContext {
         var hasDeferred = false
         /// Work put off until `depth` is 0, in order, each with the lock it is for.
         var deferred = Queue<(lock: ObjectIdentifier, work: () -> Void)>()
+        /// How many items of `deferred` each lock has: what `hasDeferred(for:)` asks, in O(1)
+        /// however long the queue (a scan of it made each send put off, or sent to a free lock
+        /// meanwhile, cost time linear in what was put off before: a burst of them, quadratic).
+        /// A lock in it is held by its work's closure, so its identity is not reused meanwhile.
+        var deferredPerLock: [ObjectIdentifier: Int] = [:]
         /// Whether the outermost frame is running `deferred` already.
         var isRunningDeferred = false
         /// Objects let go of inside a delivery, released once this thread has left them all.
@@ -55,15 +60,20 @@ package struct DeliveryContext {
     }
 
     /// Whether work for `lock` waits: later work for the same lock must wait behind it, so that
-    /// this thread's sends to one subscriber keep their order.
+    /// this thread's sends to one subscriber keep their order. Out of line: the hot path of a send
+    /// asks it only when work was put off, and the dictionary lookup inlined there cost every
+    /// send a few instructions.
+    @inline(never)
     func hasDeferred(for lock: AnyObject) -> Bool {
-        let identity = ObjectIdentifier(lock)
-        return state.pointee.deferred.contains { $0.lock == identity }
+        if state.pointee.deferred.isEmpty { return false }
+        return state.pointee.deferredPerLock[ObjectIdentifier(lock)] != nil
     }
 
     /// Puts `work` off until this thread has left its outermost delivery.
     func defer_(for lock: AnyObject, _ work: @escaping () -> Void) {
-        state.pointee.deferred.append((ObjectIdentifier(lock), work))
+        let identity = ObjectIdentifier(lock)
+        state.pointee.deferred.append((identity, work))
+        state.pointee.deferredPerLock[identity, default: 0] += 1
         state.pointee.hasDeferred = true
     }
 
@@ -117,6 +127,11 @@ package struct DeliveryContext {
     @inline(never)
     private func popDeferred() -> (() -> Void)? {
         guard let next = state.pointee.deferred.popFirst() else { return nil }
+        if state.pointee.deferredPerLock[next.lock]! == 1 {
+            state.pointee.deferredPerLock[next.lock] = nil
+        } else {
+            state.pointee.deferredPerLock[next.lock]! -= 1
+        }
         state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
         return next.work
     }

@@ -47,14 +47,6 @@ struct Queue<Element> {
         count = 0
     }
 
-    /// Whether an element satisfies `predicate`, looking from the first.
-    func contains(where predicate: (Element) -> Bool) -> Bool {
-        for offset in 0..<count {
-            if let element = storage[(head + offset) & (storage.count - 1)], predicate(element) { return true }
-        }
-        return false
-    }
-
     /// Doubles the capacity (a power of two, so an index wraps with a mask), keeping the order.
     @usableFromInline mutating func grow() {
         let capacity = Swift.max(8, storage.count * 2)

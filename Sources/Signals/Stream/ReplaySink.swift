@@ -83,6 +83,13 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
             }
             if replaysValuesAfterEnd || !isTerminated { snapshot = keptValues() }
         }
+        // The replay is a delivery of this signal's events, like the walk of a live one: inside
+        // it, a send from a callback waits for no other thread (`DeliveryContext`), neither at a
+        // subject's bound (`SerialInput`) nor for a subscriber that another thread delivers to,
+        // so a callback that sends into the very subject replaying to it cannot wait for a
+        // deliverer that is waiting for this subscription.
+        let context = DeliveryContext.current
+        context.depth += 1
         // Raw memory, not an array: walking an array of a generic element in unspecialized code
         // costs a metadata lookup per value.
         var index = 0
@@ -90,9 +97,10 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
             member.replay(snapshot[index])
             index += 1
         }
+        context.depth -= 1
         _ = snapshot.deinitialize()
         snapshot.deallocate()
-        member.endCatchUp()
+        member.endCatchUp(in: context)
         if !joined { finishTurnedAway(member, ending) }
     }
 
