@@ -5,6 +5,12 @@
 /// Children are disposed outside the lock, so a child's action may add to or remove from this
 /// compound, or dispose it, without deadlocking.
 ///
+/// Compounds may nest to any depth: a compound holding a compound holding a compound, a million
+/// levels down (as a signal that subscribes to itself once per page builds them), is disposed, and
+/// released, in constant stack. Past a few levels nested on one thread, a nested compound's children
+/// are put off and disposed by the outermost `dispose()` on that thread, in the same order, before
+/// it returns.
+///
 /// Children are kept as RAC keeps them: the first two in inline slots, the rest in a slot array,
 /// in the order they were added; a removed child leaves a hole that is compacted away later. A
 /// child remembers its slot in the first compound that stores it there, and other compounds keep
@@ -91,16 +97,37 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     /// Runs the action given at init, if any, then disposes every child exactly once, in the order
     /// they were added.
     ///
+    /// However deeply compounds nest, this runs in constant stack: past a few holders disposing
+    /// nested on this thread, a nested compound puts its children off, and the outermost
+    /// `dispose()` on the thread disposes them, in order, before it returns.
+    ///
     /// RAC 2.5: `-dispose`.
     public override func dispose() {
         guard markDisposed() else { return }
-        var taken = children.withLock { children in
+        // Made from the lock's result: no other copy of the children shares their storage, which
+        // the disposal empties as it goes.
+        var disposal = Disposal(children.withLock { children in
             defer { children = Children() }
             return children
-        }
+        })
         // The block given at init is the first child, as in RAC 2.5: it runs first.
         runAction()
-        taken.disposeAll()
+        if disposal.isEmpty { return }
+        Trampoline.dispose(&disposal)
+    }
+
+    deinit {
+        // A disposed compound has taken its children out already.
+        if isDisposed { return }
+        var held: Children? = children.withLock { children in
+            defer { children = Children() }
+            children.releaseClaims(owner: identity)
+            return children
+        }
+        if held.unsafelyUnwrapped.isEmpty { return }
+        // Children that are compounds release theirs from their deinits: a chain of them goes
+        // through the trampoline, in constant stack.
+        Trampoline.release { held.take().unsafelyUnwrapped }
     }
 
     /// How many children the compound holds now: for tests that check it lets go of them.
@@ -148,6 +175,10 @@ private struct Children {
 
     var count: Int {
         (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + slots.count - holes
+    }
+
+    var isEmpty: Bool {
+        first == nil && second == nil && slots.count == holes
     }
 
     mutating func insert(_ disposable: Disposable, owner: UInt) {
@@ -234,16 +265,36 @@ private struct Children {
         holes = 0
     }
 
-    /// Disposes the children in the order they were added, releasing each one (and its claim) as
-    /// it goes.
-    mutating func disposeAll() {
-        first.take()?.dispose()
-        second.take()?.dispose()
-        for index in slots.indices {
-            guard let child = slots[index].child.take() else { continue }
-            if slots[index].isClaimed { child.slotOwner.store(0, ordering: .releasing) }
-            child.dispose()
+    /// Gives up the claims this compound holds, for children that outlive it.
+    mutating func releaseClaims(owner: UInt) {
+        for index in slots.indices where slots[index].isClaimed {
+            slots[index].child?.slotOwner.store(0, ordering: .releasing)
+            slots[index].isClaimed = false
         }
     }
 }
 
+/// The children a disposal took out, in the order they were added; each is let go of (and its
+/// claim given up) as it is handed out.
+private struct Disposal: IteratorProtocol {
+    private var children: Children
+    private var index = 0
+
+    init(_ children: consuming Children) {
+        self.children = children
+    }
+
+    var isEmpty: Bool { children.isEmpty }
+
+    mutating func next() -> Disposable? {
+        if let first = children.first.take() { return first }
+        if let second = children.second.take() { return second }
+        while index < children.slots.count {
+            defer { index += 1 }
+            guard let child = children.slots[index].child.take() else { continue }
+            if children.slots[index].isClaimed { child.slotOwner.store(0, ordering: .releasing) }
+            return child
+        }
+        return nil
+    }
+}
