@@ -4,6 +4,9 @@
 /// Disposing the serial disposable disposes what it holds; once disposed, anything put in is
 /// disposed at once.
 ///
+/// Serial disposables may hold one another to any depth: disposing or releasing such a chain runs
+/// in constant stack (see ``CompoundDisposable``).
+///
 /// RAC 2.5: `RACSerialDisposable`.
 public final class SerialDisposable: Disposable, @unchecked Sendable {
     private let inner: Lock<Disposable?>
@@ -56,6 +59,19 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
             defer { current = nil }
             return current
         }
-        held?.dispose()
+        guard let held else { return }
+        Trampoline.dispose(held)
+    }
+
+    deinit {
+        // A disposed serial disposable has let go of what it held already.
+        if isDisposed { return }
+        var held = inner.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        if held == nil { return }
+        // What it held may hold a serial disposable, and so on: released through the trampoline.
+        Trampoline.release { held.take() }
     }
 }

@@ -295,6 +295,9 @@ package final class SubscriptionDisposable: Disposable, @unchecked Sendable {
             defer { upstream = Upstream() }
             return upstream
         }
+        // Directly, not through `Trampoline`: however deeply subscriptions nest (a signal that
+        // subscribes to itself once per page), a compound disposable (a `Subscriber`'s, a
+        // merge's) or a serial one lies between each level and the next, and those bound the depth.
         taken.attached?.dispose()
         taken.returned?.dispose()
     }

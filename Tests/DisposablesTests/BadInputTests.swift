@@ -6,7 +6,7 @@ import XCTest
 /// `checkInput` and `badInput` stop the program with their message, in debug and release builds;
 /// and `expectStop`, which the tests of every module use to see it, tells a stop from anything
 /// else.
-final class BadInputTests: XCTestCase {
+final class BadInputTests: LeakCheckedTestCase {
     func testCheckInput_stopsWithItsMessage() {
         XCTAssertNil(expectStop("a failed check", in: self, messageContains: "take(_:) needs a count of zero or more, got -1") {
             checkInput(false, "take(_:) needs a count of zero or more, got \(-1)")

@@ -388,17 +388,173 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
         XCTAssertTrue(shared.allSatisfy(\.isDisposed))
     }
 
-    func testRemove_sameChildAddedTwiceIsRemovedOnceEachTime() {
+    func testRemove_childAddedThreeTimes_fourRemovesLeaveItUndisposedAndLetGoOf() {
+        // The first two go inline, the third into the slot array.
+        weak var weakChild: Disposable?
         let compound = CompoundDisposable()
-        let filler = (0..<3).map { _ in Disposable() }
-        filler.forEach(compound.add)
-        let child = Disposable()
-        compound.add(child)
-        compound.add(child)
-        compound.remove(child)
-        compound.remove(child)
+        let ran = Counter()
+        do {
+            let child = Disposable { ran.increment() }
+            weakChild = child
+            for _ in 0..<3 { compound.add(child) }
+            XCTAssertEqual(compound.count, 3)
+            for _ in 0..<4 { compound.remove(child) }
+            XCTAssertEqual(compound.count, 0)
+        }
+        XCTAssertNil(weakChild, "the compound holds no occurrence of it")
         compound.dispose()
-        XCTAssertFalse(child.isDisposed)
+        XCTAssertEqual(ran.value, 0)
+    }
+
+    func testRemove_childAddedThreeTimesIntoTheSlotArray_oneRemoveTakesEveryOccurrence() {
+        // Once with the child's slot recorded in itself (claimed by this compound), once with all
+        // three slots in this compound's table (another compound holds the claim).
+        for claimedElsewhere in [false, true] {
+            weak var weakChild: Disposable?
+            let compound = CompoundDisposable()
+            let other = CompoundDisposable()
+            let log = Recorder<String>()
+            let filler = ["a", "b", "c"].map { name in Disposable { log.record(name) } }
+            do {
+                let child = Disposable { log.record("child") }
+                weakChild = child
+                if claimedElsewhere {
+                    filler.forEach(other.add)
+                    other.add(child)
+                }
+                compound.add(filler[0])
+                compound.add(filler[1])
+                compound.add(child)
+                compound.add(filler[2])
+                compound.add(child)
+                compound.add(child)
+                compound.remove(child)
+                XCTAssertEqual(compound.count, 3)
+                if claimedElsewhere { other.remove(child) }
+            }
+            XCTAssertNil(weakChild, "claimed elsewhere: \(claimedElsewhere)")
+            compound.dispose()
+            XCTAssertEqual(log.values, ["a", "b", "c"], "claimed elsewhere: \(claimedElsewhere)")
+        }
+    }
+
+    func testRemove_childAddedTwiceRemovedOnce_isNeitherDisposedNorKept() {
+        // Inline, and in the slot array behind two other children.
+        for fillers in [0, 2] {
+            weak var weakChild: Disposable?
+            let compound = CompoundDisposable()
+            let ran = Counter()
+            for _ in 0..<fillers { compound.add(Disposable()) }
+            do {
+                let child = Disposable { ran.increment() }
+                weakChild = child
+                compound.add(child)
+                compound.add(child)
+                compound.remove(child)
+            }
+            XCTAssertNil(weakChild, "\(fillers) other children")
+            XCTAssertEqual(compound.count, fillers)
+            compound.dispose()
+            XCTAssertEqual(ran.value, 0, "\(fillers) other children")
+        }
+    }
+
+    func testRemove_afterAddingAgain_theChildIsHeldOnceMoreAndDisposedOnce() {
+        let compound = CompoundDisposable()
+        let log = Recorder<String>()
+        let child = Disposable { log.record("child") }
+        let others = ["a", "b", "c"].map { name in Disposable { log.record(name) } }
+        compound.add(others[0])
+        compound.add(child)
+        compound.add(child)
+        compound.remove(child)
+        compound.add(others[1])
+        compound.add(child)
+        compound.add(others[2])
+        compound.add(child)
+        compound.dispose()
+        // Disposed where it was first added among those left: after "b".
+        XCTAssertEqual(log.values, ["a", "b", "child", "c"])
+    }
+
+    func testDispose_followsInsertionOrderAfterRandomDuplicateAddsAndRemovals() {
+        // Checked against a plain array of occurrences: a child is added again and again, some
+        // children are shared with another compound, and removing one takes out every occurrence.
+        // Disposal disposes each child left once, where it first occurs.
+        var generator = SplitMix(seed: 7)
+        for round in 0..<40 {
+            let log = Recorder<Int>()
+            let compound = CompoundDisposable()
+            let other = CompoundDisposable()
+            let children = (0..<24).map { index in Disposable { log.record(index) } }
+            for child in children[..<12] { other.add(child) }
+            var model: [Int] = []
+            for _ in 0..<Int.random(in: 1...600, using: &generator) {
+                let index = Int.random(in: 0..<children.count, using: &generator)
+                if Int.random(in: 0..<10, using: &generator) == 0 {
+                    // The other compound lets go of the child, or takes it again: its claim goes
+                    // free, and the next add here may take it, ahead of slots added before.
+                    if index.isMultiple(of: 2) { other.remove(children[index]) } else { other.add(children[index]) }
+                } else if Int.random(in: 0..<3, using: &generator) < 2 {
+                    compound.add(children[index])
+                    model.append(index)
+                } else {
+                    compound.remove(children[index])
+                    model.removeAll { $0 == index }
+                }
+                guard compound.count == model.count else {
+                    return XCTFail("round \(round): \(compound.count) children held, \(model.count) expected")
+                }
+            }
+            compound.dispose()
+            var firstOccurrences: [Int] = []
+            for index in model where !firstOccurrences.contains(index) { firstOccurrences.append(index) }
+            XCTAssertEqual(log.values, firstOccurrences, "round \(round)")
+            if log.values != firstOccurrences { break }
+        }
+    }
+
+    func testAddRemove_eightThreadsAddingAndRemovingDuplicates_leaveWhatWasAddedLastDisposedOnce() {
+        // Each thread adds and removes its own children, some of them several times over, and
+        // adds a child that all share; one of them is claimed by another compound, so that its
+        // slots go in this compound's table. What a thread added last stays, once per add since
+        // its last removal; the shared child stays, once per add; each is disposed once.
+        let threads = 8
+        let perThread = 4
+        for round in 0..<1_000 {
+            let compound = CompoundDisposable()
+            let other = CompoundDisposable()
+            let runs = (0..<threads * perThread).map { _ in Counter() }
+            let children = runs.map { runs in Disposable { runs.increment() } }
+            for (index, child) in children.enumerated() where index % perThread == 0 { other.add(child) }
+            let sharedRuns = Counter()
+            let sharedChild = Disposable { sharedRuns.increment() }
+            let expected = Recorder<(child: Int, occurrences: Int)>()
+            race(threads: threads) { thread in
+                var generator = SplitMix(seed: UInt64(round * threads + thread))
+                var occurrences = Array(repeating: 0, count: perThread)
+                for _ in 0..<24 {
+                    let own = Int.random(in: 0..<perThread, using: &generator)
+                    if Int.random(in: 0..<3, using: &generator) < 2 {
+                        compound.add(children[thread * perThread + own])
+                        occurrences[own] += 1
+                    } else {
+                        compound.remove(children[thread * perThread + own])
+                        occurrences[own] = 0
+                    }
+                    compound.add(sharedChild)
+                }
+                for own in 0..<perThread { expected.record((thread * perThread + own, occurrences[own])) }
+            }
+            let model = expected.values
+            XCTAssertEqual(compound.count, model.map(\.occurrences).reduce(0, +) + threads * 24, "round \(round)")
+            compound.dispose()
+            let disposed = runs.map(\.value)
+            let expectedRuns = model.sorted { $0.child < $1.child }.map { $0.occurrences > 0 ? 1 : 0 }
+            XCTAssertEqual(disposed, expectedRuns, "round \(round)")
+            XCTAssertEqual(sharedRuns.value, 1, "round \(round)")
+            if disposed != expectedRuns { break }
+        }
     }
 }
 

@@ -30,7 +30,7 @@ private let infiniteDate = Date(timeIntervalSinceReferenceDate: .infinity)
 /// The one rule for the times every scheduler is given: NaN stops the program with a message
 /// naming the method and the value; a date or delay that never comes never runs its block, which
 /// waits until disposed; a date past is due now, first in, first out.
-final class TimeInputTests: XCTestCase {
+final class TimeInputTests: LeakCheckedTestCase {
     // MARK: NaN stops the program
 
     /// The cases of one scheduler: each must stop with its message.

@@ -10,7 +10,7 @@ private actor Idle {}
 /// correction, a user changing the time) makes no block run early, nor holds one up. The tests
 /// step the wall clock of a `SteppingClock`, which the schedulers read instead of the system's,
 /// and time the waits on the monotonic clock.
-final class WallClockStepTests: XCTestCase {
+final class WallClockStepTests: LeakCheckedTestCase {
     func testQueueScheduler_aDelayWaitsItsTimeWhenTheWallClockStepsBack() {
         let clock = SteppingClock()
         assertWaits(0.2, on: QueueScheduler(name: "stepped back", clock: clock), afterStepping: clock, by: -5) { scheduler, block in

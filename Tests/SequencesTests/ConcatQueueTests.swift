@@ -6,7 +6,7 @@ import XCTest
 /// the rest of a partly walked `concat` copied the lists still to come (twice), so n takes and
 /// pushes cost n² (1,000 took 0.1 s, 4,000 took 1.6 s, 20,000 over a minute). Each now costs a
 /// constant time, amortized: a hundred thousand of them finish at once, in order.
-final class ConcatQueueTests: XCTestCase {
+final class ConcatQueueTests: LeakCheckedTestCase {
     #if DEBUG
     // Debug builds (which the sanitizer runs are) are some ten times slower; quadratic work at a
     // tenth of the size still takes minutes.

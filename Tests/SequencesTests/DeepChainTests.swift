@@ -7,7 +7,7 @@ import XCTest
 /// Operators nested a hundred thousand deep are evaluated on a 512 KiB stack: past a few levels a
 /// node is evaluated after the chain below it, in a loop. Evaluation recursed once per operator,
 /// and the head of 100,000 nested `map`s crashed with SIGSEGV on an 8 MiB stack.
-final class DeepChainTests: XCTestCase {
+final class DeepChainTests: LeakCheckedTestCase {
     let stackSize = 512 * 1024
     #if DEBUG
     // Debug builds (which the sanitizer runs are) evaluate some ten times slower, and each element

@@ -15,7 +15,7 @@ import XCTest
 /// keep every node, and with them every token, alive until it ended: `foldLeft` did (the caller's
 /// reference to the head lived for the whole call), and peaked at 200,000 live tokens where a
 /// `for … in` loop keeps one.
-final class WalkReleaseTests: XCTestCase {
+final class WalkReleaseTests: LeakCheckedTestCase {
     #if DEBUG
     // Debug builds (which the sanitizer runs are) walk some ten times slower; a quarter of the
     // size still shows a list kept whole.

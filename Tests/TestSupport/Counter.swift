@@ -86,3 +86,28 @@ public func letGoOfAPipe<Value>(
     kept?.dispose()
     return token
 }
+
+/// Checks that numbered steps come in order, 0, 1, 2, …, without keeping them: for sequences too
+/// long to record.
+public final class StepOrder: Sendable {
+    private let next = Atomic<Int>(0)
+    private let firstMiss = Lock<String?>(nil)
+
+    public init() {}
+
+    /// How many steps came in order, before any out of order.
+    public var inOrder: Int { next.load(ordering: .acquiring) }
+
+    /// The first step that came out of order, and the one expected then; `nil` when none did.
+    public var miss: String? { firstMiss.withLock { $0 } }
+
+    /// Records that `step` happened.
+    public func arrive(_ step: Int) {
+        let (exchanged, expected) = next.compareExchange(expected: step, desired: step + 1, ordering: .acquiringAndReleasing)
+        if !exchanged {
+            firstMiss.withLock { miss in
+                if miss == nil { miss = "step \(step) came when step \(expected) was expected" }
+            }
+        }
+    }
+}

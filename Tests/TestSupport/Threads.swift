@@ -71,3 +71,25 @@ public func timeGrowth(quadrupling size: Int, _ work: (Int) -> Double) -> TimeGr
     }
     return growth
 }
+
+/// The stack size of Apple's secondary threads and of Dispatch's worker threads: 512 KiB. Work
+/// that recurses per element overflows it after a few thousand levels.
+public let secondaryThreadStackSize = 512 * 1024
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes, on which no scheduler is
+/// current, and waits until it returns or `timeout` seconds pass; returns whether it returned.
+@discardableResult
+public func onAThread(
+    stackSize: Int = secondaryThreadStackSize,
+    timeout: TimeInterval = 60,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    return done.wait(timeout: .now() + timeout) == .success
+}

@@ -12,7 +12,7 @@ private actor Idle {}
 /// measured on the scheduler's monotonic clock, so a wall clock set back (an NTP correction, a user
 /// changing the time) lets no value through early. The infinite intervals are in each operator's
 /// tests.
-final class TimeOperatorRuleTests: XCTestCase {
+final class TimeOperatorRuleTests: LeakCheckedTestCase {
     // MARK: NaN and other bad times stop the program
 
     /// Each case must stop with its message.
