@@ -14,7 +14,7 @@ import XCTest
 open class LeakCheckedTestCase: XCTestCase {
     /// How long a test's asynchronous leftovers (background subscriptions, main-queue hops) may
     /// take to end after the test returns.
-    public static let leakCheckTimeout: TimeInterval = Watchdog.defaultSeconds
+    public static let leakCheckTimeout: TimeInterval = defaultWaitSeconds
 
     private var allowedLeaks = 0
 
