@@ -33,7 +33,7 @@ final class ConcatQueueTests: LeakCheckedTestCase {
 
     func testTailConcat_takesAndPushesInOrder_inLinearTime() {
         let size = size
-        let result = withWatchdog("\(size) takes and pushes of a lazy-list queue") {
+        let result = withWatchdog(seconds: 30, "\(size) takes and pushes of a lazy-list queue") {
             takeAndPush(size) { queue, value in queue.tail.concat(.return(value)) }
         }
         XCTAssertEqual(result.taken, Array(0..<size))
@@ -43,7 +43,7 @@ final class ConcatQueueTests: LeakCheckedTestCase {
     /// `concat` onto a node already evaluated (its head read), then `tail`.
     func testConcatThenTail_takesAndPushesInOrder_inLinearTime() {
         let size = size
-        let result = withWatchdog("\(size) takes and pushes, concat before tail") {
+        let result = withWatchdog(seconds: 30, "\(size) takes and pushes, concat before tail") {
             takeAndPush(size) { queue, value in queue.concat(.return(value)).tail }
         }
         XCTAssertEqual(result.taken, Array(0..<size))
@@ -53,7 +53,7 @@ final class ConcatQueueTests: LeakCheckedTestCase {
     /// The static `concat` of the rest and the new element.
     func testStaticConcat_takesAndPushesInOrder_inLinearTime() {
         let size = size
-        let result = withWatchdog("\(size) takes and pushes through LazyList.concat([rest, new])") {
+        let result = withWatchdog(seconds: 30, "\(size) takes and pushes through LazyList.concat([rest, new])") {
             takeAndPush(size) { queue, value in LazyList.concat([queue.tail, .return(value)]) }
         }
         XCTAssertEqual(result.taken, Array(0..<size))

@@ -124,11 +124,22 @@ final class WalkReleaseTests: LeakCheckedTestCase {
         probe.assertReleasedAsItWent()
     }
 
+    /// The walk starts at once on the background thread, while the caller still holds the signal
+    /// (until `subscribe` returns), and the signal holds the list's head: the first element waits
+    /// for the caller to let go of the signal, or how far the walk got meanwhile would count.
     func testSignalOnABackgroundScheduler_whenNeitherTheListNorTheSignalIsHeld() {
         let probe = Probe(size)
         let done = expectation(description: "completed")
         let count = Counter()
-        probe.list().signal(on: Scheduler.background()).subscribe(next: { _ in count.increment() }, completed: { done.fulfill() })
+        let signalReleased = DispatchSemaphore(value: 0)
+        probe.list().signal(on: Scheduler.background()).subscribe(
+            next: { token in
+                if token.value == 0 { _ = signalReleased.wait(timeout: .now() + 10) }
+                count.increment()
+            },
+            completed: { done.fulfill() }
+        )
+        signalReleased.signal()
         wait(for: [done], timeout: 30)
         XCTAssertEqual(count.value, size)
         probe.assertReleasedAsItWent()
