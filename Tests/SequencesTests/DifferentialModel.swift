@@ -1,6 +1,6 @@
 /// The generator and the array model of the differential tests (`DifferentialTests`): random chains
 /// of stream operators, each with a readable description and the result that RAC 2.5's rules give
-/// for it, computed on plain arrays.
+/// for it, computed on plain arrays of values, each with the time it is sent.
 
 /// SplitMix64 (Steele, Lea and Flood), a small deterministic generator: the same seed gives the same
 /// chain on every machine and every run.
@@ -141,9 +141,9 @@ enum Step: Sendable, CustomStringConvertible {
     case takeUntil(at: Int, Firing)
     /// `skip(until:)` (`Signal` only), with a trigger as for `takeUntil`.
     case skipUntil(at: Int, Firing)
-    /// `take(untilReplacement:)` (`Signal` only), whose replacement sends the source's events as
-    /// the `at`-th value arrives (before it is passed on), or as the input completes if it has
-    /// fewer values; for `at == 0`, the replacement is the source itself, sending when subscribed.
+    /// `take(untilReplacement:)` (`Signal` only), whose replacement sends the events of the step's
+    /// source as the `at`-th value arrives (before it is passed on), or as the input completes if
+    /// it has fewer values; for `at == 0`, as the replacement is subscribed.
     case takeUntilReplacement(Source, at: Int)
 
     var description: String {
@@ -232,9 +232,9 @@ struct Timeline: Sendable, CustomStringConvertible {
             + (fails ? "error" : "completed") + "@\(endTime)"
     }
 
-    /// Ends at `time` with the values sent before, or at, `time`.
-    func ending(at time: Int, fails: Bool = false, keeping count: Int? = nil) -> Timeline {
-        Timeline(values: Array(values.prefix(count ?? values.count)), fails: fails, endTime: time)
+    /// Its first `count` values, then completion at `time`.
+    func completing(at time: Int, keeping count: Int) -> Timeline {
+        Timeline(values: Array(values.prefix(count)), fails: false, endTime: time)
     }
 
     func withValues(_ values: [Value]) -> Timeline {
@@ -298,8 +298,8 @@ extension Step {
             return input.withValues(values.filter { $0.value != ignored })
         case let .take(count):
             // `take(0)` completes at once; `take(n)` completes with the n-th value.
-            if count == 0 { return input.ending(at: 0, keeping: 0) }
-            return values.count >= count ? input.ending(at: values[count - 1].time, keeping: count) : input
+            if count == 0 { return input.completing(at: 0, keeping: 0) }
+            return values.count >= count ? input.completing(at: values[count - 1].time, keeping: count) : input
         case let .skip(count):
             return input.withValues(Array(values.dropFirst(count)))
         case let .takeWhile(predicate):
@@ -353,8 +353,8 @@ extension Step {
             // A trigger's error is ignored; its value or completion completes the result before
             // the value that made it fire is passed on.
             if firing == .error { return input }
-            if at == 0 { return input.ending(at: 0, keeping: 0) }
-            return values.count >= at ? input.ending(at: values[at - 1].time, keeping: at - 1) : input
+            if at == 0 { return input.completing(at: 0, keeping: 0) }
+            return values.count >= at ? input.completing(at: values[at - 1].time, keeping: at - 1) : input
         case let .skipUntil(at, firing):
             // A trigger's error leaves every value dropped; the source's end passes through.
             if firing == .error { return input.withValues([]) }
@@ -381,7 +381,7 @@ extension Step {
 
     private static func taking(_ input: Timeline, upTo end: Int?) -> Timeline {
         guard let end else { return input }
-        return input.ending(at: input.values[end].time, keeping: end)
+        return input.completing(at: input.values[end].time, keeping: end)
     }
 
     private static func distinct(_ input: Timeline, _ same: (Int, Int) -> Bool) -> Timeline {
