@@ -73,4 +73,28 @@ final class SignalDiagnosticsTests: LeakCheckedTestCase {
         }
         XCTAssertEqual(live, before)
     }
+
+    /// Threads register their counters at their first delivery and fold them in as they exit,
+    /// eight at a time, while another thread reads the sum: the registry is one lock, which
+    /// ThreadSanitizer must see as one (a bare `Mutex` hands a contended lock over in the kernel,
+    /// unseen, and the stress tests' fresh threads made it report a race on the registry).
+    func testCount_threadsRegisteringAndExitingAtOnceWhileTheSumIsRead() {
+        let before = live
+        let rounds = BuildKind.rounds(200, sanitized: 50)
+        for _ in 0..<rounds {
+            race(threads: 9) { index in
+                guard index < 8 else {
+                    for _ in 0..<20 { _ = SignalDiagnostics.liveSubscriptionCount }
+                    return
+                }
+                // A new thread's first delivery registers its counter.
+                let (signal, input) = Signal<Int, Never>.pipe()
+                let received = Counter()
+                signal.subscribe(next: { _ in received.increment() })
+                input.sendNext(index)
+                XCTAssertEqual(received.value, 1)
+            }
+        }
+        XCTAssertTrue(eventually { live == before }, "\(live - before) serialization point(s) still counted")
+    }
 }

@@ -60,18 +60,22 @@ public final class TestSource<Value: Sendable>: Sendable {
 }
 
 /// A cold signal of `Int`s sent by hand through `input` (values, errors and completion); each
-/// subscription counts its disposal in `disposals` and runs `onDispose`.
+/// subscription counts itself in `subscriptions` once it has joined `input` (so what `input`
+/// sends from then on reaches it), and its disposal in `disposals`, and runs `onDispose`.
 public final class DrivenSource<Failure: Error & Sendable>: Sendable {
+    public let subscriptions = Counter()
     public let disposals = Counter()
     public let signal: Signal<Int, Failure>
     public let input: Subscriber<Int, Failure>
 
     public init(onDispose: @escaping @Sendable () -> Void = {}) {
         let (pipe, input) = Signal<Int, Failure>.pipe()
+        let subscriptions = subscriptions
         let disposals = disposals
         self.input = input
         signal = Signal { subscriber in
             let inner = pipe.subscribe(subscriber)
+            subscriptions.increment()
             return Disposable {
                 disposals.increment()
                 onDispose()

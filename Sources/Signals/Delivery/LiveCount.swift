@@ -10,7 +10,10 @@ import Synchronization
 /// and freed on another adds one to the first thread's counter and takes one from the other's, so
 /// only the sum means anything. Reading sums the counters of the living threads and what the
 /// threads that exited left, under the registry's lock, which a thread also takes to register its
-/// counter (at its first delivery) and to fold it into ``exited`` when it exits.
+/// counter (at its first delivery) and to fold it into ``exited`` when it exits. That lock is a
+/// `Lock`, not a bare `Mutex`: threads starting and exiting at once contend for it, and a bare
+/// `Mutex` hands a contended lock over in the kernel, where ThreadSanitizer cannot see it, so it
+/// reports the registry's critical sections as racing.
 enum LiveCount {
     /// One thread's counter, at a stable address.
     typealias Counter = UnsafeMutablePointer<Atomic<Int>>

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What kind of build the tests run in, for tests that scale their work to it.
+///
+/// CI runs the suite in debug, release, ThreadSanitizer and AddressSanitizer builds (`.ci/run`);
+/// the sanitizers slow every memory access (ThreadSanitizer by 5 to 15 times, more with many
+/// threads), so a stress test runs fewer rounds there.
+public enum BuildKind {
+    /// Whether the test process runs under ThreadSanitizer or AddressSanitizer: their runtimes
+    /// export `__tsan_init` and `__asan_init`, looked up once in the process's global symbols.
+    public static let isSanitized: Bool = {
+        guard let process = dlopen(nil, RTLD_NOW) else { return false }
+        defer { dlclose(process) }
+        let runtimes: [String] = ["__tsan_init", "__asan_init"]
+        return runtimes.contains { dlsym(process, $0) != nil }
+    }()
+
+    /// `normal` rounds in debug and release builds, `sanitized` under a sanitizer.
+    public static func rounds(_ normal: Int, sanitized: Int) -> Int {
+        isSanitized ? sanitized : normal
+    }
+}

@@ -1,0 +1,27 @@
+/// The rounds of the stress tests (`<Module>StressTests`), each round a race of 8 threads.
+///
+/// 1,000 rounds in debug and release builds, 300 under a sanitizer, which slows thread-heavy code
+/// ten times or more: CI's ThreadSanitizer run must stay within its time.
+public enum Stress {
+    /// How many rounds each stress test runs.
+    public static let rounds = BuildKind.rounds(1_000, sanitized: 300)
+
+    /// How long one round may take before its watchdog ends the process: longer than the waits
+    /// a round makes for other threads (``Watchdog/defaultSeconds`` each), so that a value that
+    /// never comes fails its assertion, and only a round stuck for good (a deadlock) ends the run.
+    public static let roundSeconds = 3 * Watchdog.defaultSeconds
+
+    /// Runs `body` with each round's number in turn, each round under a ``Watchdog`` of `shape`.
+    public static func forEachRound(
+        _ shape: String,
+        file: StaticString = #filePath,
+        line: UInt = #line,
+        _ body: (_ round: Int) -> Void
+    ) {
+        for round in 0..<rounds {
+            withWatchdog(seconds: roundSeconds, "\(shape), round \(round)", file: file, line: line) {
+                body(round)
+            }
+        }
+    }
+}
