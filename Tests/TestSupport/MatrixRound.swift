@@ -238,12 +238,17 @@ final class MatrixRound<
 
     /// Keeps `subscription` in a `ScopedDisposable`, or in an owner object holding one, as the
     /// only reference to that, for mode (d4) to let go of.
+    ///
+    /// Made inside the lock through which the disposing thread takes it: a reference that this
+    /// thread still held once it was stored (a local, released as the function returns) would
+    /// make the disposing thread's release not the last, and the disposal come later, here.
     private func keepScoped(_ subscription: Disposable) {
-        let scoped: AnyObject & Sendable = cell.takesTheVariant
-            ? SubscriptionHolder.Owner(subscription)
-            : subscription.asScoped()
-        track(cell.takesTheVariant ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
-        held.withLock { $0.scoped = scoped }
+        let owned = cell.takesTheVariant
+        held.withLock { held in
+            let scoped: AnyObject & Sendable = owned ? SubscriptionHolder.Owner(subscription) : subscription.asScoped()
+            track(owned ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
+            held.scoped = scoped
+        }
     }
 
     /// Lets what subscribing put on other schedulers run, so that the hot source's values all
