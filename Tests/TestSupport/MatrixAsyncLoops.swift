@@ -235,29 +235,34 @@ final class AsyncLoopRound: @unchecked Sendable {
             }
         }
         track("the loop body's captures", bodyToken)
-        let signal = held.withLock { $0.source! }
         let loop = row.loop
         let ended = loopEnded
-        let task: Task<Void, Never> = switch cell.task {
-        case .detached:
-            Task.detached {
-                await loop(signal, body, nil)
-                ended.finish()
+        let (scoping, owned, taskKind) = (cell.mode == .blockedLastReferenceReleased, cell.takesTheVariant, cell.task)
+        // The task starts inside the lock through which the disposing thread takes it (or the
+        // `ScopedDisposable` of its cancellation): its body may block before this thread has
+        // returned from here, and the disposer then finds them stored, and the release of the
+        // `ScopedDisposable` the last (no local of this thread's still holds it).
+        held.withLock { held in
+            let signal = held.source!
+            let task: Task<Void, Never> = switch taskKind {
+            case .detached:
+                Task.detached {
+                    await loop(signal, body, nil)
+                    ended.finish()
+                }
+            case .mainActor:
+                Task { @MainActor in
+                    await loop(signal, body, MainActor.shared)
+                    ended.finish()
+                }
             }
-        case .mainActor:
-            Task { @MainActor in
-                await loop(signal, body, MainActor.shared)
-                ended.finish()
+            held.task = task
+            if scoping {
+                let cancellation = Disposable { task.cancel() }
+                let scoped: AnyObject & Sendable = owned ? SubscriptionHolder.Owner(cancellation) : cancellation.asScoped()
+                track(owned ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
+                held.scoped = scoped
             }
-        }
-        held.withLock { $0.task = task }
-        if cell.mode == .blockedLastReferenceReleased {
-            let cancellation = Disposable { task.cancel() }
-            let scoped: AnyObject & Sendable = cell.takesTheVariant
-                ? SubscriptionHolder.Owner(cancellation)
-                : cancellation.asScoped()
-            track(cell.takesTheVariant ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
-            held.withLock { $0.scoped = scoped }
         }
     }
 

@@ -22,6 +22,8 @@ final class MatrixRound<
     private let cell: MatrixCell
     /// Whether the expected terminal event comes only once the round lets go of the row.
     private let endsOnlyWhenLetGo: Bool
+    /// Whether the row subscribes to its source from the main queue when made elsewhere.
+    private let subscribesOnTheMainQueue: Bool
     private let probe = MatrixProbe<Value, Failure>()
     private let held = Lock(Held())
     /// Everything that must be freed by the end of the round, by name.
@@ -57,11 +59,12 @@ final class MatrixRound<
         case throughBlocked(Int)
     }
 
-    init(_ transform: @escaping Transform, expected: [Event<Value, Failure>]?, cell: MatrixCell, endsOnlyWhenLetGo: Bool = false) {
+    init(_ transform: @escaping Transform, expected: [Event<Value, Failure>]?, cell: MatrixCell, traits: MatrixRow.Traits) {
         self.transform = transform
         self.expected = expected
         self.cell = cell
-        self.endsOnlyWhenLetGo = endsOnlyWhenLetGo
+        endsOnlyWhenLetGo = traits.endsOnlyWhenLetGo
+        subscribesOnTheMainQueue = traits.subscribesOnTheMainQueue
         let token = MatrixLifetime(signalling: closuresFreed)
         let reference = WeakReference(token)
         closuresAreAlive = { reference.isAlive }
@@ -238,18 +241,24 @@ final class MatrixRound<
 
     /// Keeps `subscription` in a `ScopedDisposable`, or in an owner object holding one, as the
     /// only reference to that, for mode (d4) to let go of.
+    ///
+    /// Made inside the lock through which the disposing thread takes it: a reference that this
+    /// thread still held once it was stored (a local, released as the function returns) would
+    /// make the disposing thread's release not the last, and the disposal come later, here.
     private func keepScoped(_ subscription: Disposable) {
-        let scoped: AnyObject & Sendable = cell.takesTheVariant
-            ? SubscriptionHolder.Owner(subscription)
-            : subscription.asScoped()
-        track(cell.takesTheVariant ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
-        held.withLock { $0.scoped = scoped }
+        let owned = cell.takesTheVariant
+        held.withLock { held in
+            let scoped: AnyObject & Sendable = owned ? SubscriptionHolder.Owner(subscription) : subscription.asScoped()
+            track(owned ? "the owner of the ScopedDisposable" : "the ScopedDisposable", WeakReference(scoped))
+            held.scoped = scoped
+        }
     }
 
     /// Lets what subscribing put on other schedulers run, so that the hot source's values all
     /// reach the subscription: a created signal subscribed where no scheduler is current goes
-    /// through the subscription scheduler's background queue, and a row may subscribe on
-    /// `ThreadMatrix.queue`. Runs in the context, after `subscribe`.
+    /// through the subscription scheduler's background queue, a row may subscribe on
+    /// `ThreadMatrix.queue`, and one may subscribe from the main queue. Runs in the context,
+    /// after `subscribe`.
     private func letTheSubscriptionSettle() {
         let offScheduler = Scheduler.current == nil
         let drained = DispatchSemaphore(value: 0)
@@ -266,6 +275,13 @@ final class MatrixRound<
                 _ = MatrixWait.for(drained)
                 if offScheduler { drainSubscriptions() }
             }
+        }
+        // The main thread runs its queue while it waits for the context (on the main thread and
+        // in the test scheduler's block, which is the main thread too, such a row subscribes at
+        // once).
+        if subscribesOnTheMainQueue, !Thread.isMainThread {
+            DispatchQueue.main.async { drained.signal() }
+            _ = MatrixWait.for(drained)
         }
     }
 
