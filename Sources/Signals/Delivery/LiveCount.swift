@@ -26,8 +26,6 @@ enum LiveCount {
         var exited = 0
     }
 
-    /// A `Lock`, not a bare `Mutex`: ThreadSanitizer cannot see a `Mutex` handed over inside the
-    /// kernel, and reported the registrations of two threads starting at once as a race.
     private static let registry = Lock(Registry())
 
     /// A new thread's counter, registered.
