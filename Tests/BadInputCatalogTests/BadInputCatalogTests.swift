@@ -24,8 +24,9 @@ import XCTest
 // own code, not the user's input):
 // - `pthread_key_create` failing: Disposables/Trampoline.swift, Schedulers/ThreadLocal.swift,
 //   Signals/Delivery/DeliveryContext.swift, Sequences/Nesting.swift, Sequences/Teardown.swift. The
-//   system runs out of thread-local keys only when a process has made about a thousand; these
-//   keys are made once per process.
+//   system refuses a key only to a process that already holds PTHREAD_KEYS_MAX of them (1024 on
+//   Linux, 512 on Apple platforms), and the library makes each of these once per process, in a
+//   static; no argument of the user's reaches them.
 // - Schedulers/MinHeap.swift `removeFirst()` on an empty heap: the heap is internal, and its
 //   callers (DatedQueue, TestScheduler) look at `first` before they remove it.
 // - Command/CommandState.swift "an execution ended that had not begun": the command pairs each
