@@ -36,6 +36,8 @@ let package = Package(
     } + [
         .target(name: "TestSupport", dependencies: ["Disposables", "Schedulers", "Signals"], path: "Tests/TestSupport"),
         .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
+        // Every check of bad input in the library, triggered from one place (issue "Bad input, collected").
+        .testTarget(name: "BadInputCatalogTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
         // User code in the Swift 6 language mode, compiled with warnings as errors: the proof that
         // the APIs need no escape hatch (issue 18).
         .testTarget(

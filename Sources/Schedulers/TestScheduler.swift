@@ -33,13 +33,20 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// How many blocks `stepAll()` or `advance(to:)` runs before it decides a repeating schedule
     /// will never let it finish.
-    private static let runawayLimit = 10_000_000
+    private let runawayLimit: Int
 
     private let state: Lock<State>
 
     /// A test scheduler whose clock reads `startDate`.
-    public init(startDate: Date = TestScheduler.startDate) {
+    public convenience init(startDate: Date = TestScheduler.startDate) {
+        self.init(startDate: startDate, runawayLimit: 10_000_000)
+    }
+
+    /// A test scheduler whose `stepAll()` and `advance(to:)` stop the program after
+    /// `runawayLimit` blocks, so that the package's tests reach that check in milliseconds.
+    package init(startDate: Date = TestScheduler.startDate, runawayLimit: Int) {
         state = Lock(State(now: startDate))
+        self.runawayLimit = runawayLimit
         super.init(name: "ReactiveCocoaSwift.test")
     }
 
@@ -122,7 +129,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         var ran = 0
         while runNext(dueBy: nil) {
             ran += 1
-            checkInput(ran < Self.runawayLimit, "TestScheduler.stepAll(): ran \(ran) blocks and more keep coming; a repeating schedule is never disposed — use advance(by:) or step(_:)")
+            checkInput(ran < runawayLimit, "TestScheduler.stepAll(): ran \(ran) blocks and more keep coming; a repeating schedule is never disposed — use advance(by:) or step(_:)")
         }
     }
 
@@ -155,7 +162,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         var ran = 0
         while runNext(dueBy: date) {
             ran += 1
-            checkInput(ran < Self.runawayLimit, "TestScheduler.advance(to:): ran \(ran) blocks due by \(date) and more keep coming")
+            checkInput(ran < runawayLimit, "TestScheduler.advance(to:): ran \(ran) blocks due by \(date) and more keep coming")
         }
         state.withLock { $0.now = max($0.now, date) }
     }
