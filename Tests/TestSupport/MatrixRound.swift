@@ -22,6 +22,8 @@ final class MatrixRound<
     private let cell: MatrixCell
     /// Whether the expected terminal event comes only once the round lets go of the row.
     private let endsOnlyWhenLetGo: Bool
+    /// Whether the row subscribes to its source from the main queue when made elsewhere.
+    private let subscribesOnTheMainQueue: Bool
     private let probe = MatrixProbe<Value, Failure>()
     private let held = Lock(Held())
     /// Everything that must be freed by the end of the round, by name.
@@ -57,11 +59,12 @@ final class MatrixRound<
         case throughBlocked(Int)
     }
 
-    init(_ transform: @escaping Transform, expected: [Event<Value, Failure>]?, cell: MatrixCell, endsOnlyWhenLetGo: Bool = false) {
+    init(_ transform: @escaping Transform, expected: [Event<Value, Failure>]?, cell: MatrixCell, traits: MatrixRow.Traits) {
         self.transform = transform
         self.expected = expected
         self.cell = cell
-        self.endsOnlyWhenLetGo = endsOnlyWhenLetGo
+        endsOnlyWhenLetGo = traits.endsOnlyWhenLetGo
+        subscribesOnTheMainQueue = traits.subscribesOnTheMainQueue
         let token = MatrixLifetime(signalling: closuresFreed)
         let reference = WeakReference(token)
         closuresAreAlive = { reference.isAlive }
@@ -253,8 +256,9 @@ final class MatrixRound<
 
     /// Lets what subscribing put on other schedulers run, so that the hot source's values all
     /// reach the subscription: a created signal subscribed where no scheduler is current goes
-    /// through the subscription scheduler's background queue, and a row may subscribe on
-    /// `ThreadMatrix.queue`. Runs in the context, after `subscribe`.
+    /// through the subscription scheduler's background queue, a row may subscribe on
+    /// `ThreadMatrix.queue`, and one may subscribe from the main queue. Runs in the context,
+    /// after `subscribe`.
     private func letTheSubscriptionSettle() {
         let offScheduler = Scheduler.current == nil
         let drained = DispatchSemaphore(value: 0)
@@ -271,6 +275,13 @@ final class MatrixRound<
                 _ = MatrixWait.for(drained)
                 if offScheduler { drainSubscriptions() }
             }
+        }
+        // The main thread runs its queue while it waits for the context (on the main thread and
+        // in the test scheduler's block, which is the main thread too, such a row subscribes at
+        // once).
+        if subscribesOnTheMainQueue, !Thread.isMainThread {
+            DispatchQueue.main.async { drained.signal() }
+            _ = MatrixWait.for(drained)
         }
     }
 

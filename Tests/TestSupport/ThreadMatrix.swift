@@ -6,7 +6,8 @@ import Synchronization
 
 /// The thread-context matrix of issue 15: every row (an operator, a subject, a multicast form…)
 /// subscribed from every ``MatrixContext``, over a synchronous and a hot source, then ended in
-/// every ``MatrixMode``, for ``rounds`` rounds each (``blockingRounds`` in the blocking modes).
+/// every ``MatrixMode``, for ``rounds`` rounds each (``blockingRounds`` in the blocking modes,
+/// and fewer in the others for a row that says so with ``MatrixRow/inRounds(_:)``).
 ///
 /// Each round checks that nothing crashed, the exact events (or, when disposed from another
 /// thread, an in-order prefix of them), the grammar (at most one terminal event, nothing after
@@ -31,6 +32,15 @@ public enum ThreadMatrix {
     /// their variants (a `Subscriber` or closures, which object holds the last reference or
     /// how the other subscription is reached, the first event blocked or a later one).
     public static let blockingRounds = 8
+
+    /// Rounds per cell in modes (a)-(c) for a row run with ``MatrixRow/inRounds(_:)`` because
+    /// other rows already run its delivery through the full count (a convenience over an
+    /// operator, a type that subclasses another, an overload): 20, and 8 under a sanitizer, where
+    /// rounds are several times slower and CI's time is short. ThreadSanitizer reports a race
+    /// between two accesses that nothing orders whenever both happen, not only when they meet in
+    /// time, so it needs each path taken rather than each taken often; the blocking modes keep
+    /// their ``blockingRounds``, one per combination of their variants.
+    public static let lightRounds = Sanitizers.areOn ? 8 : 20
 
     /// What both sources send: the synchronous one then completes, the hot one never ends.
     public static let sourceValues = [1, 2, 3]
@@ -73,13 +83,13 @@ public enum ThreadMatrix {
                 for source in sources {
                     for mode in modes {
                         let start = Date()
-                        let cellRounds = mode.isBlocking ? min(rounds, blockingRounds) : rounds
+                        let cellRounds = mode.isBlocking ? min(rounds, blockingRounds) : min(rounds, row.rounds ?? rounds)
                         let runCell: @Sendable (MatrixProgress?) -> String? = { progress in
                             for round in 0..<cellRounds {
                                 let cell = MatrixCell(context: context, source: source, mode: mode, round: round)
                                 progress?.roundsRun.add(1, ordering: .relaxed)
                                 if row.exclusions.contains(where: { $0.excludes(cell) }) { continue }
-                                if let failure = row.runRound(cell, row.endsOnlyWhenLetGo) { return "\(row.name) | \(cell): \(failure)" }
+                                if let failure = row.runRound(cell, row.traits) { return "\(row.name) | \(cell): \(failure)" }
                             }
                             return nil
                         }
@@ -255,10 +265,19 @@ public struct MatrixCell: Sendable, CustomStringConvertible {
 /// checked).
 public struct MatrixRow: Sendable {
     public let name: String
-    let runRound: @Sendable (MatrixCell, _ endsOnlyWhenLetGo: Bool) -> String?
+    let runRound: @Sendable (MatrixCell, Traits) -> String?
     fileprivate(set) var exclusions: [Exclusion] = []
-    /// Whether the expected terminal event comes only once the matrix lets go of the row.
-    fileprivate(set) var endsOnlyWhenLetGo = false
+    fileprivate(set) var traits = Traits()
+    /// Rounds per cell in modes (a)-(c), when fewer than the matrix's.
+    fileprivate(set) var rounds: Int?
+
+    /// What a round needs to know of its row besides the events.
+    struct Traits: Sendable {
+        /// Whether the expected terminal event comes only once the matrix lets go of the row.
+        var endsOnlyWhenLetGo = false
+        /// Whether the row subscribes to its source from the main queue when made elsewhere.
+        var subscribesOnTheMainQueue = false
+    }
 
     struct Exclusion: Sendable {
         let cells: String
@@ -278,10 +297,8 @@ public struct MatrixRow: Sendable {
         hot: [Event<Value, Failure>]?
     ) {
         self.name = name
-        runRound = { cell, endsOnlyWhenLetGo in
-            MatrixRound(
-                transform, expected: cell.source == .synchronous ? sync : hot, cell: cell, endsOnlyWhenLetGo: endsOnlyWhenLetGo
-            ).run()
+        runRound = { cell, traits in
+            MatrixRound(transform, expected: cell.source == .synchronous ? sync : hot, cell: cell, traits: traits).run()
         }
     }
 
@@ -303,7 +320,25 @@ public struct MatrixRow: Sendable {
     /// on to the row until the blocked callback has returned, never block that event.
     public func endingOnlyWhenLetGo() -> MatrixRow {
         var row = self
-        row.endsOnlyWhenLetGo = true
+        row.traits.endsOnlyWhenLetGo = true
+        return row
+    }
+
+    /// The row, which subscribes to its source from the main queue when it is made on another
+    /// thread (a binding that must be made on the main actor): before the hot source sends, the
+    /// matrix waits, in the context, until the main queue has run what it holds.
+    public func subscribingOnTheMainQueue() -> MatrixRow {
+        var row = self
+        row.traits.subscribesOnTheMainQueue = true
+        return row
+    }
+
+    /// The row, run for at most `rounds` rounds per cell in modes (a)-(c) (the blocking modes
+    /// keep ``ThreadMatrix/blockingRounds``, which their variants need), usually
+    /// ``ThreadMatrix/lightRounds``.
+    public func inRounds(_ rounds: Int) -> MatrixRow {
+        var row = self
+        row.rounds = rounds
         return row
     }
 }
