@@ -14,9 +14,16 @@ import XCTest
 /// pipe into which the context sends 1, 2, 3 after subscribing, and which never ends. `sync` and
 /// `hot` are the exact events each must give; `nil` where they depend on timing.
 ///
-/// Not here: `Signal.interval` and the other constructors that take no source (their own tests
-/// cover them), the blocking forms (`first()`, `toArray()`, `waitUntilCompleted()`…, which wait
-/// rather than subscribe), and precondition failures.
+/// The constructors that take no source (`Signal.interval`, the marble signals of a
+/// `TestScheduler`) are inner signals of `flattenMap`, one per value of the source. The blocking
+/// forms (`first()`, `toArray()`, `waitUntilCompleted()`…) wait rather than subscribe: their rows
+/// make the blocking call in the context, over the synchronous source (the hot one sends only
+/// once the call has returned), and send its answer, let go of; the asynchronous forms also wait
+/// for nothing over the hot source, with a timeout of zero. Not here: precondition failures.
+///
+/// The rows of conveniences, blocking forms, names and signals made without a source run
+/// `ThreadMatrix.lightRounds` per cell in modes (a)-(c): they deliver through operators that the
+/// other rows run through the full count.
 final class ThreadMatrixTests: LeakCheckedTestCase {
     override func setUp() {
         super.setUp()
@@ -314,6 +321,208 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
             }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
         ], contexts: MatrixContext.allCases)
     }
+
+    /// The subscription conveniences, each in a created signal that forwards what its closure gets.
+    func testSubscriptionConveniences() {
+        assertMatrix(light([
+            row("subscribeNext and subscribeCompleted", { source in
+                Signal<Int, TestError> { subscriber in
+                    CompoundDisposable([
+                        source.subscribeNext { subscriber.sendNext($0) },
+                        source.subscribeCompleted { subscriber.sendCompleted() },
+                    ])
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("subscribeError", { source in
+                Signal<Int, TestError> { subscriber in source.tryMap(failingAtThree).subscribeError { subscriber.sendError($0) } }
+            }, sync: [.error(.second)], hot: [.error(.second)]),
+        ]))
+    }
+
+    /// The main-actor conveniences: `subscribeNextOnMainActor` from every context, and
+    /// `assignOnMainActor`, which must be called on the main actor, from the main queue where
+    /// the row is made elsewhere.
+    func testMainActorConveniences() {
+        assertMatrix(light([
+            row("subscribeNextOnMainActor", { source in
+                Signal<Int, TestError> { subscriber in source.subscribeNextOnMainActor { subscriber.sendNext($0) } }
+            }, sync: [.next(1), .next(2), .next(3)], hot: [.next(1), .next(2), .next(3)]),
+            neverFailing("assignOnMainActor(to:on:), made on the main actor", { source in
+                Signal { subscriber in
+                    let binding = SerialDisposable()
+                    onTheMainActor {
+                        let target = MainActorTarget(subscriber)
+                        // assign holds the target weakly: the completion handler keeps it. Its
+                        // values come on the main thread already, so assign delivers each at
+                        // once, before the next (and the completion) comes.
+                        let completing = source.deliverOnMainThread().doCompleted { MainActor.assumeIsolated { target.complete() } }
+                        binding.disposable = completing.assignOnMainActor(to: \.value, on: target)
+                    }
+                    return binding
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]).subscribingOnTheMainQueue(),
+        ]), contexts: MatrixContext.allCases)
+    }
+
+    /// The blocking forms, called in the context over the synchronous source: each row sends what
+    /// its calls returned (over the source, over no value, over an error).
+    func testBlockingForms() {
+        let empty: @Sendable (Signal<Int, TestError>) -> Signal<Int, TestError> = { $0.skip(3) }
+        let failing: @Sendable (Signal<Int, TestError>) -> Signal<Int, TestError> = { $0.try(failingAtOne) }
+        // Their "subscription" is the call, made and ended in the context: the round lets go of
+        // the answer's signal only.
+        let letGo = MatrixMode.selected.filter { $0 == .letGo }
+        assertMatrix(light([
+            blocking("first()", { [$0.first(), empty($0).first(), failing($0).first()] }, [1, nil, nil]),
+            blocking("first(default:)", { [$0.first(default: 0), empty($0).first(default: 0), failing($0).first(default: 0)] }, [1, 0, 0]),
+            blocking("firstResult()", { [$0.firstResult(), empty($0).firstResult(), failing($0).firstResult()] },
+                     [.success(1), .success(nil), .failure(.first)]),
+            blocking("waitUntilCompleted()", { [$0.waitUntilCompleted(), failing($0).waitUntilCompleted()].map(answered) },
+                     [.success(true), .failure(.first)]),
+            blocking("toArray()", { [$0.toArray(), empty($0).toArray(), failing($0).toArray()] }, [[1, 2, 3], [], nil]),
+            blocking("asynchronousFirst(default:timeout:)", {
+                [$0.asynchronousFirst(default: 0, timeout: MatrixWait.limit), empty($0).asynchronousFirst(default: 0, timeout: MatrixWait.limit),
+                 failing($0).asynchronousFirst(default: 0, timeout: MatrixWait.limit)]
+            }, [1, 0, 0]),
+            blocking("asynchronousFirstResult(timeout:)", {
+                [$0.asynchronousFirstResult(timeout: MatrixWait.limit), empty($0).asynchronousFirstResult(timeout: MatrixWait.limit),
+                 failing($0).asynchronousFirstResult(timeout: MatrixWait.limit)]
+            }, [.success(1), .success(nil), .failure(.first)]),
+            blocking("asynchronouslyWaitUntilCompleted(timeout:)", {
+                [$0.asynchronouslyWaitUntilCompleted(timeout: MatrixWait.limit), failing($0).asynchronouslyWaitUntilCompleted(timeout: MatrixWait.limit)]
+                    .map { $0.map(answered) }
+            }, [.success(true), .failure(.first)]),
+        ]), sources: [.synchronous], modes: letGo)
+        // Over the hot source, which sends only once they have returned, the asynchronous forms
+        // time out at once.
+        assertMatrix(light([
+            blocking("asynchronousFirst(default:timeout: 0), nothing sent", { $0.asynchronousFirst(default: 0, timeout: 0) }, 0),
+            blocking("asynchronousFirstResult(timeout: 0), nothing sent", { $0.asynchronousFirstResult(timeout: 0) }, .success(nil)),
+            blocking("asynchronouslyWaitUntilCompleted(timeout: 0), nothing sent", {
+                $0.asynchronouslyWaitUntilCompleted(timeout: 0).map(answered)
+            }, nil),
+        ]), sources: [.hot], modes: letGo)
+    }
+
+    /// Names kept while `SignalDebug` is on, and the names the operators derive from them, made
+    /// in every context; the row's values say whether the names read there were right.
+    func testNamedSignalsWithSignalDebugOn() {
+        let wasEnabled = SignalDebug.isEnabled
+        SignalDebug.isEnabled = true
+        defer { SignalDebug.isEnabled = wasEnabled }
+        assertMatrix(light([
+            row("named(_:), and operators on a named signal", { source in
+                let tens = source.named("source").map { $0 * 10 }.named("tens")
+                let merged = tens.flattenMap { Signal.return($0) }
+                let names = [source.name, tens.name, merged.name]
+                let expected: [String?] = ["source", "tens", "[tens] -flattenMap:"]
+                return merged.map { names == expected ? $0 : -$0 }
+            }, sync: [.next(10), .next(20), .next(30), .completed], hot: [.next(10), .next(20), .next(30)]),
+        ]))
+    }
+
+    /// Signals that take no source, as the inner signals of `flattenMap`, one per value: the
+    /// marble signals of a `TestScheduler` (on the matrix's virtual clock, and hot ones on a
+    /// scheduler of their own, run in their create block) and `Signal.interval`.
+    func testSignalsMadeWithoutASource() {
+        assertMatrix(light([
+            // Value 1 through the overload that cannot fail, 3 fails.
+            row("TestScheduler.createColdSignal, with and without an error, one per value", { source in
+                source.flattenMap { value -> Signal<Int, TestError> in
+                    let clock = ThreadMatrix.clock
+                    switch value {
+                    case 1: return clock.createColdSignal("-a|", values: ["a": value]).promoteError()
+                    case 2: return clock.createColdSignal("-a|", values: ["a": value], error: TestError.first)
+                    default: return clock.createColdSignal("-#", error: TestError.second)
+                    }
+                }
+            }, sync: [.next(1), .next(2), .error(.second)], hot: [.next(1), .next(2), .error(.second)]),
+            // Value 2 through the overload that cannot fail.
+            row("TestScheduler.createHotSignal, with and without an error, on a scheduler of its own, one per value", { source in
+                source.flattenMap { value -> Signal<Int, TestError> in
+                    value == 2
+                        ? playedAtOnce { $0.createHotSignal("^-a|", values: ["a": value]) }.promoteError()
+                        : playedAtOnce { $0.createHotSignal("^-a|", values: ["a": value], error: TestError.first) }
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("Signal.return, Signal.empty and Signal.error, one per value", { source in
+                source.flattenMap { value -> Signal<Int, TestError> in
+                    switch value {
+                    case 1: Signal.return(value)
+                    case 2: Signal.empty
+                    default: Signal.error(.second)
+                    }
+                }
+            }, sync: [.next(1), .error(.second)], hot: [.next(1), .error(.second)]),
+            row("Signal.interval(_:on:), its first tick, one per value", { source in
+                source.flattenMap { value in
+                    Signal<Date, Never>.interval(1, on: ThreadMatrix.clock).take(1).mapReplace(value).promoteError(TestError.self)
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            // A real interval on the current (or a background) scheduler: the values depend on timing.
+            row("throttle(_:valuesPassing:) on the current scheduler", { $0.throttle(0.001, valuesPassing: { $0 != 2 }) },
+                sync: nil, hot: nil),
+        ]))
+    }
+}
+
+/// `rows`, run `ThreadMatrix.lightRounds` per cell in modes (a)-(c) (see the class).
+private func light(_ rows: [MatrixRow]) -> [MatrixRow] {
+    rows.map { $0.inRounds(ThreadMatrix.lightRounds) }
+}
+
+/// A row whose transform makes blocking calls in the context and sends what they returned.
+private func blocking<Answer: Equatable & Sendable>(
+    _ name: String,
+    _ calls: @escaping @Sendable (Signal<Int, TestError>) -> Answer,
+    _ expected: Answer
+) -> MatrixRow {
+    row(name, { source in Signal<Answer, TestError>.return(calls(source)) }, sync: [.next(expected), .completed], hot: [.next(expected), .completed])
+}
+
+/// `.success(true)` for `.success`, so that the answer compares.
+@Sendable private func answered(_ result: Result<Void, TestError>) -> Result<Bool, TestError> {
+    result.map { true }
+}
+
+/// A hot signal of a test scheduler of its own, made and subscribed in a created signal's block
+/// (with that scheduler current, so at once), then played to its end there.
+private func playedAtOnce<Value: Sendable, Failure>(_ make: @escaping @Sendable (TestScheduler) -> TestSignal<Value, Failure>) -> Signal<Value, Failure> {
+    Signal { subscriber in
+        let scheduler = TestScheduler()
+        let hot = make(scheduler)
+        var subscription: Disposable?
+        scheduler.performAsCurrentScheduler { subscription = hot.subscribe(subscriber) }
+        scheduler.run()
+        return subscription
+    }
+}
+
+/// Runs `body` on the main actor: at once on the main thread, else from the main queue.
+private func onTheMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+    if Thread.isMainThread {
+        MainActor.assumeIsolated { body() }
+    } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+    }
+}
+
+/// A main-actor object whose `value` setter sends what is written to `subscriber`.
+@MainActor private final class MainActorTarget {
+    private let subscriber: Subscriber<Int, Never>
+
+    init(_ subscriber: Subscriber<Int, Never>) {
+        self.subscriber = subscriber
+    }
+
+    var value: Int {
+        get { 0 }
+        set { subscriber.sendNext(newValue) }
+    }
+
+    func complete() {
+        subscriber.sendCompleted()
+    }
 }
 
 /// An actor for `subscribeOnActor`'s row to deliver on.
@@ -335,6 +544,11 @@ private final class ForwardingTarget: Sendable {
     func complete() {
         subscriber.sendCompleted()
     }
+}
+
+/// Fails with `.first` at 1.
+@Sendable private func failingAtOne(_ value: Int) throws(TestError) {
+    if value == 1 { throw .first }
 }
 
 /// `value * 10`, failing with `.second` at 3.
@@ -360,10 +574,12 @@ extension XCTestCase {
     func assertMatrix(
         _ rows: [MatrixRow],
         contexts: [MatrixContext] = MatrixContext.threadContexts,
+        sources: [MatrixSource] = MatrixSource.allCases,
+        modes: [MatrixMode] = MatrixMode.selected,
         file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        for failure in ThreadMatrix.failures(of: rows, contexts: contexts) {
+        for failure in ThreadMatrix.failures(of: rows, contexts: contexts, sources: sources, modes: modes) {
             XCTFail(failure, file: file, line: line)
         }
     }

@@ -45,6 +45,39 @@ final class AsyncThreadMatrixTests: LeakCheckedTestCase {
         }
     }
 
+    /// `values` with each buffering policy, in signals made from them: a buffer of three keeps
+    /// every value of the source; one of none keeps only those that find the loop waiting, which
+    /// depends on timing. `ThreadMatrix.lightRounds` per cell in modes (a)-(c): their delivery is
+    /// the rows' above.
+    func testEveryBufferingPolicyInTheMatrix() {
+        let every: [Event<Int, TestError>] = [.next(1), .next(2), .next(3), .completed]
+        let rows = [
+            row("Signal(values(bufferingPolicy: .unbounded))", { source in Signal(source.values(bufferingPolicy: .unbounded)) },
+                sync: every, hot: nil),
+            row("Signal(values(bufferingPolicy: .bufferingNewest(3))) subscribed on a queue", { source in
+                Signal(source.subscribe(on: ThreadMatrix.queue).values(bufferingPolicy: .bufferingNewest(3)))
+            }, sync: every, hot: nil),
+            row("Signal(values(bufferingPolicy: .bufferingNewest(0)))", { source in Signal(source.values(bufferingPolicy: .bufferingNewest(0))) },
+                sync: nil, hot: nil),
+            row("Signal(values(bufferingPolicy: .bufferingOldest(0)))", { source in Signal(source.values(bufferingPolicy: .bufferingOldest(0))) },
+                sync: nil, hot: nil),
+        ].map { $0.inRounds(ThreadMatrix.lightRounds) }
+        for failure in ThreadMatrix.failures(of: rows, contexts: MatrixContext.allCases, sources: [.synchronous]) {
+            XCTFail(failure)
+        }
+        let loops = [
+            AsyncLoopRow("for try await in values(bufferingPolicy: .unbounded)") { signal, body, _ in
+                do { for try await value in signal.values(bufferingPolicy: .unbounded) { body(value) } } catch {}
+            },
+            AsyncLoopRow("for try await in values(bufferingPolicy: .bufferingNewest(3))") { signal, body, _ in
+                do { for try await value in signal.values(bufferingPolicy: .bufferingNewest(3)) { body(value) } } catch {}
+            },
+        ]
+        for failure in AsyncLoopMatrix.failures(of: loops) {
+            XCTFail(failure)
+        }
+    }
+
     /// The consuming side of the bridge in the matrix's blocking modes: a task's `for await`
     /// loop over `values`, whose body blocks until the task's cancellation (from another thread,
     /// from the main thread while the body is in `DispatchQueue.main.sync`, inside another
