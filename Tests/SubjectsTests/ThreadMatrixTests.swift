@@ -120,6 +120,103 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
     }
 }
 
+extension ThreadMatrixTests {
+    /// A group of `group(by:)` subscribed as the signal under test, a terminal of a channel sent
+    /// to directly, and the bindings of `ObservableValue`, each in a created signal that forwards
+    /// what reaches the cell or the object bound. `ThreadMatrix.lightRounds` per cell in modes
+    /// (a)-(c): they deliver through the subjects of the rows above.
+    func testGroupsTerminalsAndBindings() {
+        assertMatrix([
+            // The group is the signal under test, subscribed in the context. The source has ended
+            // before the subscriber joins: a group, a subject, sends the end.
+            row("GroupedSignal, fed synchronously", { source in
+                synchronously {
+                    let (group, input) = aGroup()
+                    source.subscribe(input)
+                    return group
+                }
+            }, sync: [.completed], hot: [.next(1), .next(2), .next(3)]),
+            row("ChannelTerminal.sendNext and sendError at the following terminal, subscribed first at the leading one", { source in
+                Signal<Int, TestError> { subscriber in
+                    let channel = Channel<Int>()
+                    let following = channel.followingTerminal
+                    return CompoundDisposable([
+                        channel.leadingTerminal.mapError { _ in TestError.first }.subscribe(subscriber),
+                        source.tryMap(failingAtThree).subscribe(
+                            next: { following.sendNext($0) }, error: { following.sendError($0) }, completed: { following.sendCompleted() }
+                        ),
+                    ])
+                }
+            }, sync: [.next(10), .next(20), .error(.first)], hot: [.next(10), .next(20), .error(.first)]),
+            MatrixRow("ObservableValue.bind(from:)", { (source: Signal<Int, Never>) in
+                Signal<Int, TestError> { subscriber in
+                    let cell = ObservableValue(0)
+                    // The binding holds the cell weakly: the source's subscription keeps it.
+                    let keepingTheCell = source.map { value in withExtendedLifetime(cell) { value } }
+                    return CompoundDisposable([
+                        cell.signal.promoteError(TestError.self).subscribe(subscriber),
+                        cell.bind(from: keepingTheCell),
+                    ])
+                }
+            }, sync: [.next(0), .next(1), .next(2), .next(3)], hot: [.next(0), .next(1), .next(2), .next(3)]),
+            row("ObservableValue.bind(to:on:), set from the source", { source in
+                Signal { subscriber in
+                    let cell = ObservableValue(0)
+                    let target = ForwardingTarget(subscriber)
+                    // Neither is kept by the binding: the source's subscription keeps both.
+                    return CompoundDisposable([
+                        cell.bind(to: \.value, on: target),
+                        source.subscribe(next: { value in withExtendedLifetime(target) { cell.value = value } }),
+                    ])
+                }
+            }, sync: [.next(0), .next(1), .next(2), .next(3)], hot: [.next(0), .next(1), .next(2), .next(3)]),
+            row("ObservableValue.bind(to:) another cell, set from the source", { source in
+                Signal { subscriber in
+                    let cell = ObservableValue(0)
+                    let mirror = ObservableValue(-1)
+                    return CompoundDisposable([
+                        mirror.signal.promoteError(TestError.self).subscribe(subscriber),
+                        cell.bind(to: mirror),
+                        source.subscribe(next: { value in withExtendedLifetime(mirror) { cell.value = value } }),
+                    ])
+                }
+            }, sync: [.next(-1), .next(0), .next(1), .next(2), .next(3)], hot: [.next(-1), .next(0), .next(1), .next(2), .next(3)]),
+        ].map { $0.inRounds(ThreadMatrix.lightRounds) })
+    }
+}
+
+/// A group of `group(by:)`, made at once by a first value (which no one sees), and the input that
+/// feeds the values after it to the group; the subscription to the groups ends with the input.
+///
+/// Called with a scheduler current, so that the subscription is made at once.
+private func aGroup() -> (group: GroupedSignal<Int, Int, TestError>, input: Subscriber<Int, TestError>) {
+    let (values, input) = Signal<Int, TestError>.pipe()
+    let made = Lock<GroupedSignal<Int, Int, TestError>?>(nil)
+    values.group(by: { _ in 0 }).subscribe(next: { group in made.withLock { $0 = group } })
+    input.sendNext(0)
+    return (made.withLock { $0 }!, input)
+}
+
+/// An object whose `value` setter sends what is written to `subscriber`.
+private final class ForwardingTarget: Sendable {
+    private let subscriber: Subscriber<Int, TestError>
+
+    init(_ subscriber: Subscriber<Int, TestError>) {
+        self.subscriber = subscriber
+    }
+
+    var value: Int {
+        get { 0 }
+        set { subscriber.sendNext(newValue) }
+    }
+}
+
+/// `value * 10`, failing with `.second` at 3.
+@Sendable private func failingAtThree(_ value: Int) throws(TestError) -> Int {
+    if value == 3 { throw .second }
+    return value * 10
+}
+
 /// A signal whose subscriber joins `subject` first, then `source` feeds the subject.
 private func relay(through subject: Subject<Int, TestError>, from source: Signal<Int, TestError>) -> Signal<Int, TestError> {
     Signal { subscriber in
