@@ -29,6 +29,27 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
         ])
     }
 
+    /// The signals of eager lists (evaluated when made: sent from evaluated nodes) and of lists
+    /// that folds build. `ThreadMatrix.lightRounds` per cell in modes (a)-(c): their delivery is
+    /// the rows' above.
+    func testSignalsOfEagerAndFoldedLists() {
+        let done: [Event<Int, Never>] = [.next(1), .next(2), .next(3), .completed]
+        assertMatrix([
+            row("LazyList.eager.signal(on: .immediate)", { _ in LazyList([1, 2, 3]).eager.signal(on: .immediate) }, sync: done, hot: done),
+            row("LazyList.eager.map.signal()", { _ in LazyList([0, 1, 2]).eager.map { $0 + 1 }.signal() }, sync: done, hot: done),
+            row("a list that foldLeft concatenates, signal(on: .immediate)", { _ in
+                LazyList([1, 2, 3]).foldLeft(LazyList<Int>.empty) { list, value in list.concat(.return(value)) }.signal(on: .immediate)
+            }, sync: done, hot: done),
+            row("a list that foldRight builds lazily, signal()", { _ in
+                LazyList([1, 2, 3]).foldRight(LazyList<Int>.empty) { value, rest in LazyList(head: { value }, tail: { rest.head! }) }.signal()
+            }, sync: done, hot: done),
+            row("a list that foldRight builds from an eager list, signal(on: background)", { _ in
+                LazyList([1, 2, 3]).eager.foldRight(LazyList<Int>.empty) { value, rest in LazyList(head: { value }, tail: { rest.head! }) }
+                    .signal(on: Scheduler.background())
+            }, sync: done, hot: done),
+        ].map { $0.inRounds(ThreadMatrix.lightRounds) })
+    }
+
     func assertMatrix(_ rows: [MatrixRow], file: StaticString = #filePath, line: UInt = #line) {
         for failure in ThreadMatrix.failures(of: rows) {
             XCTFail(failure, file: file, line: line)
