@@ -40,6 +40,41 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
     }
 }
 
+extension ThreadMatrixTests {
+    /// Two executions started one after the other, with `allowsConcurrentExecution` on and off.
+    /// The first cannot have ended when the second starts: its work waits for a subject that
+    /// completes only then. `ThreadMatrix.lightRounds` per cell in modes (a)-(c): the executions
+    /// run as the rows above do.
+    func testConcurrentExecution() {
+        assertMatrix([
+            row("Command.execute twice, allowsConcurrentExecution", { source in
+                executedTwice(firstThree(of: source), allowingConcurrentExecution: true)
+            }, sync: [.next(1), .next(2), .next(3), .next(1), .next(2), .next(3), .completed],
+               hot: [.next(1), .next(2), .next(3), .next(1), .next(2), .next(3), .completed]),
+            row("Command.execute twice, concurrent execution not allowed", { source in
+                executedTwice(firstThree(of: source), allowingConcurrentExecution: false)
+            }, sync: [.next(1), .next(2), .next(3), .error(.notEnabled)], hot: [.next(1), .next(2), .next(3), .error(.notEnabled)]),
+            row("Command.enabled, allowsConcurrentExecution, then execute", { source in
+                executing(firstThree(of: source), allowingConcurrentExecution: true) { $0.enabled.promoteError() }
+            }, sync: [.next(true), .completed], hot: [.next(true), .completed]).endingOnlyWhenLetGo(),
+        ].map { $0.inRounds(ThreadMatrix.lightRounds) })
+    }
+}
+
+/// The two executions of a command executed twice at once, one after the other.
+private func executedTwice(
+    _ work: Signal<Int, TestError>,
+    allowingConcurrentExecution: Bool
+) -> Signal<Int, CommandError<TestError>> {
+    let secondStarted = ReplaySubject<Int, TestError>()
+    let command = Command<Void, Int, TestError> { work.concat(secondStarted) }
+    command.allowsConcurrentExecution = allowingConcurrentExecution
+    let first = command.execute(())
+    let second = command.execute(())
+    secondStarted.sendCompleted()
+    return Signal.concat([first, second])
+}
+
 /// The first three values of `source`, which is subscribed now, through a replay subject.
 private func firstThree(of source: Signal<Int, TestError>) -> Signal<Int, TestError> {
     source.replay().take(3)
@@ -49,9 +84,11 @@ private func firstThree(of source: Signal<Int, TestError>) -> Signal<Int, TestEr
 /// it; the command lives as long as the signal.
 private func executing<Value>(
     _ work: Signal<Int, TestError>,
+    allowingConcurrentExecution: Bool = false,
     _ signal: @escaping @Sendable (Command<Void, Int, TestError>) -> Signal<Value, TestError>
 ) -> Signal<Value, TestError> {
     let command = Command<Void, Int, TestError> { work }
+    command.allowsConcurrentExecution = allowingConcurrentExecution
     return Signal { subscriber in
         let subscription = signal(command).subscribe(subscriber)
         command.execute(())
