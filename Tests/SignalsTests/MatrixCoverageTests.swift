@@ -55,12 +55,12 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var members: [PublicMember] = []
         for (type, path) in Self.types {
-            for file in try swiftFiles(at: root.appendingPathComponent(path)) {
+            for file in swiftFiles(at: root.appendingPathComponent(path)) {
                 let source = try String(contentsOf: file, encoding: .utf8)
                 members += PublicMember.declared(in: source).filter { $0.type == type }
             }
         }
-        let rowFiles = try swiftFiles(at: root.appendingPathComponent("Tests"))
+        let rowFiles = swiftFiles(at: root.appendingPathComponent("Tests"))
             .filter { $0.lastPathComponent.hasSuffix("ThreadMatrixTests.swift") }
         XCTAssertGreaterThanOrEqual(rowFiles.count, 5, "the matrices' row files were not found under \(root.path)/Tests")
         let calls = try rowFiles.flatMap { try Call.all(in: String(contentsOf: $0, encoding: .utf8)) }
@@ -84,7 +84,7 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
         XCTAssertEqual(stale, [], "MatrixCoverageTests.notOperators names members that no longer exist")
     }
 
-    private func swiftFiles(at url: URL) throws -> [URL] {
+    private func swiftFiles(at url: URL) -> [URL] {
         if url.pathExtension == "swift" { return [url] }
         guard let walk = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { return [] }
         return walk.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
@@ -92,7 +92,7 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
 }
 
 /// A public member of a type, as declared in the library's sources.
-struct PublicMember: CustomStringConvertible {
+private struct PublicMember: CustomStringConvertible {
     struct Parameter {
         /// The argument label, `_` for none.
         let label: String
@@ -287,7 +287,7 @@ struct PublicMember: CustomStringConvertible {
 /// Bracket nesting through code, read a character at a time: `(`, `[` and `{` always; `<` only
 /// right after an identifier (a generic argument list, not a comparison), and `>` only where it
 /// closes such a `<` (not in `->`).
-struct Nesting {
+private struct Nesting {
     private var open: [Character] = []
     private var previous: Character = " "
 
@@ -320,7 +320,7 @@ struct Nesting {
 }
 
 /// A use of a member in a row file: `.name(labels…) { … }`, `.name` alone, or `Type(…)`.
-struct Call {
+private struct Call {
     let name: String
     /// The type, for an initializer (`name` is then `init`).
     let type: String?

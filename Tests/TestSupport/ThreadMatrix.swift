@@ -35,12 +35,12 @@ public enum ThreadMatrix {
 
     /// Rounds per cell in modes (a)-(c) for a row run with ``MatrixRow/inRounds(_:)`` because
     /// other rows already run its delivery through the full count (a convenience over an
-    /// operator, a type that subclasses another, an overload): 20, and 4 under a sanitizer, where
+    /// operator, a type that subclasses another, an overload): 20, and 8 under a sanitizer, where
     /// rounds are several times slower and CI's time is short. ThreadSanitizer reports a race
     /// between two accesses that nothing orders whenever both happen, not only when they meet in
     /// time, so it needs each path taken rather than each taken often; the blocking modes keep
     /// their ``blockingRounds``, one per combination of their variants.
-    public static let lightRounds = Sanitizers.areOn ? 4 : 20
+    public static let lightRounds = Sanitizers.areOn ? 8 : 20
 
     /// What both sources send: the synchronous one then completes, the hot one never ends.
     public static let sourceValues = [1, 2, 3]
