@@ -260,7 +260,7 @@ private final class SignalRun: Sendable, CustomStringConvertible {
             subscriptions.withLock { $0 = made }
         }
         if let scheduler { _ = scheduler.schedule(subscribeAll) } else { subscribeAll() }
-        let ended = pollWithoutRunningTheMainQueue(timeout: Watchdog.defaultSeconds) {
+        let ended = pollWithoutRunningTheMainQueue(timeout: defaultWaitSeconds) {
             subscriptions.withLock { $0 != nil } && runs.allSatisfy(\.hasEnded)
         }
         if !ended {
@@ -290,7 +290,7 @@ private final class SignalRun: Sendable, CustomStringConvertible {
         let wanted = wanted(expected)
         let should = "; it should give \(Self.describe(wanted)) (the model: \(timed ? expected.description : expected.outcome.description))"
         guard state.ending != nil else {
-            return "gives \(state.values) and no end" + (timedOut.isSet ? " in \(Watchdog.defaultSeconds) s" : "") + should
+            return "gives \(state.values) and no end" + (timedOut.isSet ? " in \(defaultWaitSeconds) s" : "") + should
         }
         if state.values != wanted.values || state.ending != wanted.ending { return "gives \(self)" + should }
         if state.eventsAfterEnd > 0 { return "gives \(self)" + should }
