@@ -6,7 +6,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 300 under a sanitizer),
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
 /// each under a watchdog, bounded in time and deterministic in outcome, on one command per test.
 ///
 /// Each round, eight threads execute the command at once while the main thread waits for them,

@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 300 under a sanitizer),
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
 /// each under a watchdog, bounded in time and deterministic in outcome. Eight threads add, remove, swap in and dispose at once; by the end
 /// of each round every disposable has had `dispose()` called exactly once (counted by the
 /// disposable itself, so a second call shows even though its action would not run again), and

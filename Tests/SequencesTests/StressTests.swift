@@ -3,7 +3,7 @@ import Sequences
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 300 under a sanitizer),
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
 /// each under a watchdog, bounded in time and deterministic in outcome. A fresh list each round, forced from eight threads at once: every
 /// memoised block runs exactly once, and every thread sees the same elements (and the same tail
 /// node), as in ``MemoisationTests``, for a head, a tail, both racing on one node, and the walk

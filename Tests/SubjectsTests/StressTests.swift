@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 300 under a sanitizer),
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
 /// each under a watchdog, bounded in time and deterministic in outcome. Each round checks what
 /// must hold however the threads interleave.
 ///
