@@ -40,7 +40,7 @@ public enum ThreadMatrix {
     /// between two accesses that nothing orders whenever both happen, not only when they meet in
     /// time, so it needs each path taken rather than each taken often; the blocking modes keep
     /// their ``blockingRounds``, one per combination of their variants.
-    public static let lightRounds = Sanitizers.areOn ? 8 : 20
+    public static let lightRounds = BuildKind.isSanitized ? 8 : 20
 
     /// What both sources send: the synchronous one then completes, the hot one never ends.
     public static let sourceValues = [1, 2, 3]
