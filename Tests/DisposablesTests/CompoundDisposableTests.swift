@@ -83,7 +83,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
         // Checked against a plain array: children come and go at random, some of them shared
         // with another compound (so this one finds their slot in its own table), and the
         // compound disposes those left in the order they were added.
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for round in 0..<40 {
             let log = Recorder<Int>()
             let compound = CompoundDisposable()
@@ -154,7 +154,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                     switch order {
                     case "reversed": children.reverse()
                     case "shuffled":
-                        var generator = SplitMix(seed: 3)
+                        var generator = SplitMix64(seed: 3)
                         children.shuffle(using: &generator)
                     default: break
                     }
@@ -233,7 +233,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
         let compound = CompoundDisposable()
         var children = (0..<100).map { _ in Disposable() }
         children.forEach(compound.add)
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         children.shuffle(using: &generator)
         let removed = children.prefix(60)
         removed.forEach(compound.remove)
@@ -483,7 +483,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
         // Checked against a plain array of occurrences: a child is added again and again, some
         // children are shared with another compound, and removing one takes out every occurrence.
         // Disposal disposes each child left once, where it first occurs.
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for round in 0..<40 {
             let log = Recorder<Int>()
             let compound = CompoundDisposable()
@@ -533,7 +533,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
             let sharedChild = Disposable { sharedRuns.increment() }
             let expected = Recorder<(child: Int, occurrences: Int)>()
             race(threads: threads) { thread in
-                var generator = SplitMix(seed: UInt64(round * threads + thread))
+                var generator = SplitMix64(seed: UInt64(round * threads + thread))
                 var occurrences = Array(repeating: 0, count: perThread)
                 for _ in 0..<24 {
                     let own = Int.random(in: 0..<perThread, using: &generator)
@@ -557,20 +557,5 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
             XCTAssertEqual(sharedRuns.value, 1, "round \(round)")
             if disposed != expectedRuns { break }
         }
-    }
-}
-
-/// A small seeded generator, so shuffles are the same every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

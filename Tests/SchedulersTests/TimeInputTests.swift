@@ -310,7 +310,7 @@ final class TimeInputTests: LeakCheckedTestCase {
         // 2,000 blocks for 50 dates, some past, in a scrambled order.
         let later = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: 10))
         let order = Recorder<(due: TimeInterval, index: Int)>()
-        var generator = SplitMix(seed: 15)
+        var generator = SplitMix64(seed: 15)
         var expected: [(due: TimeInterval, index: Int)] = []
         for index in 0..<2_000 {
             let date = Double(generator.next() % 50) * 0.5
@@ -324,22 +324,5 @@ final class TimeInputTests: LeakCheckedTestCase {
         expected.sort { ($0.due, $0.index) < ($1.due, $1.index) }
         XCTAssertEqual(order.values.map(\.due), expected.map(\.due))
         XCTAssertEqual(order.values.map(\.index), expected.map(\.index))
-    }
-}
-
-/// A small deterministic generator, so that a scrambled order is the same on every run.
-private struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -1,38 +1,9 @@
 /// The generator and the array model of the differential tests (`DifferentialTests`): random chains
 /// of stream operators, each with a readable description and the result that RAC 2.5's rules give
-/// for it, computed on plain arrays of values, each with the time it is sent.
+/// for it, computed on plain arrays of values, each with the time it is sent; the generator is
+/// TestSupport's `SplitMix64`.
 
-/// SplitMix64 (Steele, Lea and Flood), a small deterministic generator: the same seed gives the same
-/// chain on every machine and every run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `range`.
-    mutating func int(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    /// `true` with probability `1 / n`.
-    mutating func oneIn(_ n: Int) -> Bool {
-        int(in: 1...n) == 1
-    }
-
-    mutating func pick<T>(_ choices: [T]) -> T {
-        choices[int(in: 0...(choices.count - 1))]
-    }
-}
+import TestSupport
 
 /// A named function on `Int`, so that a chain can be printed.
 struct Transform: Sendable, CustomStringConvertible {
