@@ -8,7 +8,7 @@ import XCTest
 /// node is evaluated after the chain below it, in a loop. Evaluation recursed once per operator,
 /// and the head of 100,000 nested `map`s crashed with SIGSEGV on an 8 MiB stack.
 final class DeepChainTests: LeakCheckedTestCase {
-    let stackSize = 512 * 1024
+    let stackSize = BuildKind.smallStack(512 * 1024)
     #if DEBUG
     // Debug builds (which the sanitizer runs are) evaluate some ten times slower, and each element
     // costs one evaluation per level. Their frames are larger too: ten thousand nested

@@ -17,7 +17,7 @@ import XCTest
 /// inners, ten thousand inputs. Debug builds, which the sanitizer runs are, have frames several
 /// times larger and run ten times slower, so they use a tenth, on the same stack.
 final class SmallStackTests: LeakCheckedTestCase {
-    private let stack = 512 * 1024
+    private let stack = BuildKind.smallStack(512 * 1024)
     #if DEBUG
     private let million = 100_000
     private let tenThousand = 1_000

@@ -21,6 +21,14 @@ public enum BuildKind {
         return runtimes.contains { dlsym(process, $0) != nil }
     }()
 
+    /// The stack of a thread that shows some work does not recurse per element: `size`, or 4 MiB
+    /// under a sanitizer, whose instrumented frames (AddressSanitizer's redzones above all) are
+    /// several times larger, so that a bounded nesting that fits `size` in a plain build would
+    /// not fit there. The optimized run checks `size` itself, at full depth.
+    public static func smallStack(_ size: Int) -> Int {
+        isSanitized ? max(size, 4 * 1024 * 1024) : size
+    }
+
     /// `normal` rounds in debug and release builds, `sanitized` under a sanitizer.
     public static func rounds(_ normal: Int, sanitized: Int) -> Int {
         isSanitized ? sanitized : normal

@@ -21,7 +21,7 @@ public enum ReentrantBurst {
 
     /// The stack of the thread that runs a burst to show that it does not recurse per value: a
     /// few thousand nested deliveries would overflow it.
-    public static let smallStack = 512 * 1024
+    public static let smallStack = BuildKind.smallStack(512 * 1024)
 }
 
 /// Where a burst's first value is sent from, and so which thread delivers the burst.
