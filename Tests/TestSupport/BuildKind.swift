@@ -21,6 +21,13 @@ public enum BuildKind {
         return runtimes.contains { dlsym(process, $0) != nil }
     }()
 
+    /// Whether the test process runs under AddressSanitizer, whose runtime exports `__asan_init`.
+    public static let isAddressSanitized: Bool = {
+        guard let process = dlopen(nil, RTLD_NOW) else { return false }
+        defer { dlclose(process) }
+        return dlsym(process, "__asan_init") != nil
+    }()
+
     /// The stack of a thread that shows some work does not recurse per element: `size`, or 4 MiB
     /// under a sanitizer, whose instrumented frames (AddressSanitizer's redzones above all) are
     /// several times larger, so that a bounded nesting that fits `size` in a plain build would
