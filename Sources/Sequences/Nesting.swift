@@ -85,7 +85,10 @@ enum Nesting {
     static func checkStack(_ what: @autoclosure () -> StaticString?) {
         let floor = floor
         let position = stackPosition()
-        guard position < floor else { return }
+        // Only a position on this thread's stack, between its base and the floor, is judged: a
+        // local may live elsewhere (AddressSanitizer keeps frames on a fake stack of its own, at
+        // any address), and then nothing is known of the stack left.
+        guard position < floor, position >= floor &- UInt(reserve) else { return }
         badInput(
             "LazyList: evaluating \(what().map { "\($0)" } ?? "a list") nests more deeply than this thread's stack allows "
                 + "(less than \(reserve / 1024) KiB of it left). Operator chains are evaluated in a loop however deep; "

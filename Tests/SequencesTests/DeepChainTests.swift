@@ -8,14 +8,6 @@ import XCTest
 /// node is evaluated after the chain below it, in a loop. Evaluation recursed once per operator,
 /// and the head of 100,000 nested `map`s crashed with SIGSEGV on an 8 MiB stack.
 final class DeepChainTests: LeakCheckedTestCase {
-    /// Under AddressSanitizer the lazy list's check of the stack left stops the mixed chain even
-    /// on a 4 MiB stack (its frames live partly on AddressSanitizer's own fake stack, which the
-    /// check does not see): an open defect of the check, so these run in the other builds only.
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        try XCTSkipIf(BuildKind.isAddressSanitized, "the stack check misjudges AddressSanitizer's stacks (open defect)")
-    }
-
     let stackSize = BuildKind.smallStack(512 * 1024)
     #if DEBUG
     // Debug builds (which the sanitizer runs are) evaluate some ten times slower, and each element
