@@ -72,10 +72,45 @@ enum Nesting {
     #endif
 
     /// The address of a local of the caller's frame, roughly where the stack stands.
+    ///
+    /// Under AddressSanitizer, which may keep the frame on a fake stack of its own (to find uses
+    /// after return), the local's address says nothing of the thread's stack: the address is then
+    /// the real stack's where the fake frame was made, which AddressSanitizer tells.
     @inline(never)
     private static func stackPosition() -> UInt {
         var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return withUnsafeMutablePointer(to: &marker) { pointer in
+            if let fakeStack, let real = fakeStack.realAddress(fakeStack.current(), pointer, nil, nil) {
+                return UInt(bitPattern: real)
+            }
+            return UInt(bitPattern: pointer)
+        }
+    }
+
+    /// AddressSanitizer's interface to its fake stacks, when the program runs under it.
+    private static let fakeStack: FakeStack? = FakeStack()
+
+    private struct FakeStack {
+        /// `__asan_get_current_fake_stack`: this thread's fake stack, or `nil`.
+        let current: @convention(c) () -> UnsafeMutableRawPointer?
+        /// `__asan_addr_is_in_fake_stack`: for an address in a fake frame of the given fake stack,
+        /// the real stack's address where that frame was made; else `nil`.
+        let realAddress: @convention(c) (
+            UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        ) -> UnsafeMutableRawPointer?
+
+        init?() {
+            guard let process = dlopen(nil, RTLD_NOW) else { return nil }
+            defer { dlclose(process) }
+            guard let current = dlsym(process, "__asan_get_current_fake_stack"),
+                  let realAddress = dlsym(process, "__asan_addr_is_in_fake_stack") else { return nil }
+            self.current = unsafeBitCast(current, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
+            self.realAddress = unsafeBitCast(realAddress, to: (@convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+            ) -> UnsafeMutableRawPointer?).self)
+        }
     }
 
     /// Stops the program with a message naming `what` (the operator or the blocks being
@@ -85,9 +120,9 @@ enum Nesting {
     static func checkStack(_ what: @autoclosure () -> StaticString?) {
         let floor = floor
         let position = stackPosition()
-        // Only a position on this thread's stack, between its base and the floor, is judged: a
-        // local may live elsewhere (AddressSanitizer keeps frames on a fake stack of its own, at
-        // any address), and then nothing is known of the stack left.
+        // Only a position on this thread's stack, between its base and the floor, is judged: should
+        // a local live elsewhere after all (a sanitizer's fake stack that `stackPosition` cannot
+        // map back), nothing is known of the stack left.
         guard position < floor, position >= floor &- UInt(reserve) else { return }
         badInput(
             "LazyList: evaluating \(what().map { "\($0)" } ?? "a list") nests more deeply than this thread's stack allows "
