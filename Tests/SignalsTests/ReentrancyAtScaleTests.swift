@@ -15,18 +15,8 @@ import XCTest
 final class SignalReentrancyAtScaleTests: LeakCheckedTestCase {
     /// One source: subscribes a subscriber that, given 0, sends `1...size` into the source from
     /// inside that callback, then completion; returns what sends the 0 and what checks the result.
-    private struct Source {
-        let name: String
-        let make: (_ size: Int) -> (send0: @Sendable () -> Void, failures: () -> [String])
-    }
-
-    /// Identity overall, through three operators, each with a sink of its own.
-    private static func throughOperators(_ signal: Signal<Int, Never>) -> Signal<Int, Never> {
-        signal.map { $0 * 3 }.filter { $0 % 3 == 0 }.map { $0 / 3 }
-    }
-
-    private static func createdSignal(_ name: String, through transform: @escaping (Signal<Int, Never>) -> Signal<Int, Never>) -> Source {
-        Source(name: name) { size in
+    private static func createdSignal(_ name: String, through transform: @escaping (Signal<Int, Never>) -> Signal<Int, Never>) -> BurstSource {
+        BurstSource(name: name) { size in
             let slot = SubscriberSlot<Int, Never>()
             let tally = BurstTally()
             let signal = Signal<Int, Never> { subscriber in
@@ -43,8 +33,8 @@ final class SignalReentrancyAtScaleTests: LeakCheckedTestCase {
         }
     }
 
-    private static func pipe(_ name: String, through transform: @escaping (Signal<Int, Never>) -> Signal<Int, Never>) -> Source {
-        Source(name: name) { size in
+    private static func pipe(_ name: String, through transform: @escaping (Signal<Int, Never>) -> Signal<Int, Never>) -> BurstSource {
+        BurstSource(name: name) { size in
             let (signal, input) = Signal<Int, Never>.pipe()
             let sender = BurstTally()
             let other = BurstTally()
@@ -64,8 +54,8 @@ final class SignalReentrancyAtScaleTests: LeakCheckedTestCase {
 
     /// A `Subscriber` subscribed with `subscribe(_:)` through operators, sending into `target`:
     /// itself, or the pipe's input that feeds it.
-    private static func subscriber(_ name: String, sendingIntoItself: Bool) -> Source {
-        Source(name: name) { size in
+    private static func subscriber(_ name: String, sendingIntoItself: Bool) -> BurstSource {
+        BurstSource(name: name) { size in
             let (signal, input) = Signal<Int, Never>.pipe()
             let slot = SubscriberSlot<Int, Never>()
             let tally = BurstTally()
@@ -77,48 +67,34 @@ final class SignalReentrancyAtScaleTests: LeakCheckedTestCase {
                 target?.sendCompleted()
             }, completed: { tally.complete() })
             if sendingIntoItself { slot.subscriber = subscriber }
-            throughOperators(signal).subscribe(subscriber)
+            BurstSource.throughOperators(signal).subscribe(subscriber)
             return ({ input.sendNext(0) }, { tally.failures(name, expecting: Array(0...size)) })
         }
     }
 
-    private static var sources: [Source] { [
+    private static var sources: [BurstSource] { [
         createdSignal("a created signal", through: { $0 }),
-        createdSignal("a created signal through map and filter", through: throughOperators),
+        createdSignal("a created signal through map and filter", through: BurstSource.throughOperators),
         pipe("a pipe", through: { $0 }),
-        pipe("a pipe through map and filter", through: throughOperators),
+        pipe("a pipe through map and filter", through: BurstSource.throughOperators),
         subscriber("a Subscriber fed through map and filter, sending into itself", sendingIntoItself: true),
         subscriber("a Subscriber fed through map and filter, sending into its pipe", sendingIntoItself: false),
         pipe("a pipe through combineLatest", through: { Signal.combineLatest($0, Signal<Int, Never>.return(0)).map { $0.0 } }),
         pipe("a pipe through flattenMap", through: { $0.flattenMap { Signal<Int, Never>.return($0) } }),
     ] }
 
-    /// Runs the burst of every source, sending its first value from `thread`.
-    private func burst(from thread: BurstThread, file: StaticString = #filePath, line: UInt = #line) {
-        let size = ReentrantBurst.size
-        for source in Self.sources {
-            let shape = "\(size) reentrant sends into \(source.name), from \(thread.rawValue)"
-            let failures = withWatchdog(seconds: ReentrantBurst.watchdogSeconds, shape) {
-                let (send0, failures) = source.make(size)
-                thread.run(send0)
-                return failures()
-            }
-            for failure in failures { XCTFail("\(shape): \(failure)", file: file, line: line) }
-        }
-    }
-
     func testReentrantBurst_fromTheMainThread_arrivesWholeAndInOrder() {
-        burst(from: .main)
+        runBursts(Self.sources, from: .main)
     }
 
     /// Reentrant sends are queued and delivered in a loop, never one frame per value: 100,000 of
     /// them fit on a stack that a few thousand nested deliveries would overflow.
     func testReentrantBurst_onA512KiBStack_neverRecursesPerValue() {
-        burst(from: .smallStack)
+        runBursts(Self.sources, from: .smallStack)
     }
 
     func testReentrantBurst_fromAGlobalQueue_arrivesWholeAndInOrder() {
-        burst(from: .globalQueue)
+        runBursts(Self.sources, from: .globalQueue)
     }
 
     /// While a callback on a global queue sends 100,000 values into its own created signal,

@@ -46,27 +46,11 @@ final class SignalsStressTests: LeakCheckedTestCase {
 
     func testPipe_sendsRacingDispose_keepTheGrammarAndTheOtherSubscriptionGetsEverything() {
         Stress.forEachRound("pipe: sends racing dispose") { round in
-            let kind = SubscriptionKind.of(round: round, runs: 4)
-            let ending = SendsRacingDispose.Ending.of(round: round, runs: 1)
             let (pipe, input) = Signal<Int, TestError>.pipe()
-            let disposed = CallbackProbe()
-            let kept = CallbackProbe()
-            // Half the rounds, the subscription disposed is the second member of the pipe.
-            let keptFirst = round / 16 % 2 == 1
-            if keptFirst { _ = kept.subscribe(to: pipe) }
-            let subscription = disposed.subscribe(to: pipe, as: kind)
-            if !keptFirst { _ = kept.subscribe(to: pipe) }
-            SendsRacingDispose.run(round: round, ending: ending, probe: disposed, send: { input.send($0) }, dispose: subscription.dispose)
-            let label = "round \(round), \(kind), \(ending)"
-            XCTAssertEqual(disposed.violations(), [], label)
-            XCTAssertEqual(SendsRacingDispose.violationsOfAKeptSubscription(kept, ending: ending), [], label)
-            // Both members are walked in the same order for every event, and the one disposed
-            // stops somewhere.
-            let events = disposed.events
-            XCTAssertEqual(Array(kept.events.prefix(events.count)), events, "\(label): not a prefix of what the other subscription got")
-            XCTAssertTrue(subscription.isDisposed, label)
-            input.sendCompleted()
-            if ending == .none { XCTAssertEqual(kept.terminal, .completed, label) }
+            let problems = SendsRacingDispose.runWithAKeptSubscription(
+                round: round, to: pipe, send: { input.send($0) }, complete: input.sendCompleted
+            )
+            XCTAssertEqual(problems, [])
         }
     }
 

@@ -19,16 +19,6 @@ final class SubjectReentrancyAtScaleTests: LeakCheckedTestCase {
     /// One source: subscribes a subscriber that, given 0, sends `1...size` into the source from
     /// inside that callback (then completion, except into a cell); returns what sends the 0 and
     /// what checks the result (on the main thread).
-    private struct Source {
-        let name: String
-        let make: (_ size: Int) -> (send0: @Sendable () -> Void, failures: () -> [String])
-    }
-
-    /// Identity overall, through three operators, each with a sink of its own.
-    private static func throughOperators(_ signal: Signal<Int, Never>) -> Signal<Int, Never> {
-        signal.map { $0 * 3 }.filter { $0 % 3 == 0 }.map { $0 / 3 }
-    }
-
     /// - Parameters:
     ///   - replayed: What a subscriber gets as it subscribes, before the burst.
     ///   - late: What a subscriber that comes after the burst gets before the completion.
@@ -38,8 +28,8 @@ final class SubjectReentrancyAtScaleTests: LeakCheckedTestCase {
         replayed: [Int] = [],
         late: @escaping (_ size: Int) -> [Int] = { _ in [] },
         through transform: @escaping (Signal<Int, Never>) -> Signal<Int, Never> = { $0 }
-    ) -> Source {
-        Source(name: name) { size in
+    ) -> BurstSource {
+        BurstSource(name: name) { size in
             let subject = makeSubject()
             let sender = BurstTally()
             let other = BurstTally()
@@ -62,8 +52,8 @@ final class SubjectReentrancyAtScaleTests: LeakCheckedTestCase {
 
     /// A subscriber of one terminal that sends into the other, which its own terminal's
     /// subscribers get.
-    private static func channel(_ name: String, sendingIntoTheLeadingTerminal: Bool) -> Source {
-        Source(name: name) { size in
+    private static func channel(_ name: String, sendingIntoTheLeadingTerminal: Bool) -> BurstSource {
+        BurstSource(name: name) { size in
             let channel = Channel<Int>()
             let (source, target) = sendingIntoTheLeadingTerminal
                 ? (channel.followingTerminal, channel.leadingTerminal)
@@ -81,7 +71,7 @@ final class SubjectReentrancyAtScaleTests: LeakCheckedTestCase {
 
     /// A cell's subscriber that, given 0, writes `1...size` to the cell: the writes coalesce, and
     /// every subscriber and the cell itself end on the last.
-    private static var cell: Source { Source(name: "an ObservableValue") { size in
+    private static var cell: BurstSource { BurstSource(name: "an ObservableValue") { size in
         let cell = ObservableValue(-1)
         let writer = BurstTally()
         let channelSeen = BurstTally()
@@ -105,45 +95,31 @@ final class SubjectReentrancyAtScaleTests: LeakCheckedTestCase {
         })
     } }
 
-    private static var sources: [Source] { [
+    private static var sources: [BurstSource] { [
         subject("a Subject", { Subject() }),
-        subject("a Subject through map and filter", { Subject() }, through: throughOperators),
+        subject("a Subject through map and filter", { Subject() }, through: BurstSource.throughOperators),
         subject("a ReplaySubject of capacity 0", { ReplaySubject(capacity: 0) }),
         subject("a ReplaySubject of capacity 1", { ReplaySubject(capacity: 1) }, late: { [$0] }),
         subject("an unbounded ReplaySubject", { ReplaySubject() }, late: { Array(0...$0) }),
-        subject("an unbounded ReplaySubject through map and filter", { ReplaySubject() }, late: { Array(0...$0) }, through: throughOperators),
+        subject("an unbounded ReplaySubject through map and filter", { ReplaySubject() }, late: { Array(0...$0) }, through: BurstSource.throughOperators),
         subject("a BehaviorSubject", { BehaviorSubject(value: -1) }, replayed: [-1]),
         channel("a Channel, into its leading terminal", sendingIntoTheLeadingTerminal: true),
         channel("a Channel, into its following terminal", sendingIntoTheLeadingTerminal: false),
         cell,
     ] }
 
-    /// Runs the burst of every source, sending its first value from `thread`.
-    private func burst(from thread: BurstThread, file: StaticString = #filePath, line: UInt = #line) {
-        let size = ReentrantBurst.size
-        for source in Self.sources {
-            let shape = "\(size) reentrant sends into \(source.name), from \(thread.rawValue)"
-            let failures = withWatchdog(seconds: ReentrantBurst.watchdogSeconds, shape) {
-                let (send0, failures) = source.make(size)
-                thread.run(send0)
-                return failures()
-            }
-            for failure in failures { XCTFail("\(shape): \(failure)", file: file, line: line) }
-        }
-    }
-
     func testReentrantBurst_fromTheMainThread_arrivesWholeAndInOrder() {
-        burst(from: .main)
+        runBursts(Self.sources, from: .main)
     }
 
     /// A subject's deliverer delivers reentrant sends in a loop, never one frame per value:
     /// 100,000 of them fit on a stack that a few thousand nested deliveries would overflow.
     func testReentrantBurst_onA512KiBStack_neverRecursesPerValue() {
-        burst(from: .smallStack)
+        runBursts(Self.sources, from: .smallStack)
     }
 
     func testReentrantBurst_fromAGlobalQueue_arrivesWholeAndInOrder() {
-        burst(from: .globalQueue)
+        runBursts(Self.sources, from: .globalQueue)
     }
 
     /// A callback on a global queue, as the subject's deliverer, waits until another thread,

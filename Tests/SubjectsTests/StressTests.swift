@@ -22,27 +22,11 @@ final class SubjectsStressTests: LeakCheckedTestCase {
 
     func testSubject_sendsRacingDispose_keepTheGrammarAndTheOtherSubscriptionGetsEverything() {
         Stress.forEachRound("subject: sends racing dispose") { round in
-            let kind = SubscriptionKind.of(round: round, runs: 4)
-            let ending = SendsRacingDispose.Ending.of(round: round, runs: 1)
             let subject = Subject<Int, TestError>()
-            let disposed = CallbackProbe()
-            let kept = CallbackProbe()
-            // Half the rounds, the subscription disposed is the subject's second.
-            let keptFirst = round / 16 % 2 == 1
-            if keptFirst { _ = kept.subscribe(to: subject) }
-            let subscription = disposed.subscribe(to: subject, as: kind)
-            if !keptFirst { _ = kept.subscribe(to: subject) }
-            SendsRacingDispose.run(round: round, ending: ending, probe: disposed, send: subject.send, dispose: subscription.dispose)
-            let label = "round \(round), \(kind), \(ending)"
-            XCTAssertEqual(disposed.violations(), [], label)
-            XCTAssertEqual(SendsRacingDispose.violationsOfAKeptSubscription(kept, ending: ending), [], label)
-            // Every event is delivered to the subscribers in the same order, and the one
-            // disposed stops somewhere.
-            let events = disposed.events
-            XCTAssertEqual(Array(kept.events.prefix(events.count)), events, "\(label): not a prefix of what the other subscription got")
-            XCTAssertTrue(subscription.isDisposed, label)
-            subject.sendCompleted()
-            if ending == .none { XCTAssertEqual(kept.terminal, .completed, label) }
+            let problems = SendsRacingDispose.runWithAKeptSubscription(
+                round: round, to: subject, send: subject.send, complete: subject.sendCompleted
+            )
+            XCTAssertEqual(problems, [])
         }
     }
 

@@ -36,7 +36,8 @@ public enum BuildKind {
         isSanitized ? max(size, 4 * 1024 * 1024) : size
     }
 
-    /// `normal` rounds in debug and release builds, `sanitized` under a sanitizer.
+    /// `normal` rounds (or elements, or any count of work) in debug and release builds,
+    /// `sanitized` under a sanitizer.
     public static func rounds(_ normal: Int, sanitized: Int) -> Int {
         isSanitized ? sanitized : normal
     }

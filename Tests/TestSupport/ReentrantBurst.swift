@@ -3,6 +3,7 @@ import Disposables
 import Foundation
 import Signals
 import Synchronization
+import XCTest
 
 /// The sizes and limits of the reentrant-burst tests: a subscriber that sends ``size`` values into
 /// its own source from inside one callback.
@@ -22,6 +23,39 @@ public enum ReentrantBurst {
     /// The stack of the thread that runs a burst to show that it does not recurse per value: a
     /// few thousand nested deliveries would overflow it.
     public static let smallStack = BuildKind.smallStack(512 * 1024)
+}
+
+/// A source of a burst: `make(size)` subscribes a subscriber that, on its first value, sends
+/// `size` more into the source from inside its callback; it returns the send of that first value
+/// and what differs from the expected outcome once the burst has run.
+public struct BurstSource {
+    public let name: String
+    public let make: (_ size: Int) -> (send0: @Sendable () -> Void, failures: () -> [String])
+
+    public init(name: String, make: @escaping (_ size: Int) -> (send0: @Sendable () -> Void, failures: () -> [String])) {
+        self.name = name
+        self.make = make
+    }
+
+    /// Identity overall, through three operators, each with a sink of its own.
+    public static func throughOperators(_ signal: Signal<Int, Never>) -> Signal<Int, Never> {
+        signal.map { $0 * 3 }.filter { $0 % 3 == 0 }.map { $0 / 3 }
+    }
+}
+
+/// Runs the burst of each of `sources` of ``ReentrantBurst/size`` values, sending its first value
+/// from `thread`, each under a watchdog; a failure of any fails the calling test.
+public func runBursts(_ sources: [BurstSource], from thread: BurstThread, file: StaticString = #filePath, line: UInt = #line) {
+    let size = ReentrantBurst.size
+    for source in sources {
+        let shape = "\(size) reentrant sends into \(source.name), from \(thread.rawValue)"
+        let failures = withWatchdog(seconds: ReentrantBurst.watchdogSeconds, shape) {
+            let (send0, failures) = source.make(size)
+            thread.run(send0)
+            return failures()
+        }
+        for failure in failures { XCTFail("\(shape): \(failure)", file: file, line: line) }
+    }
 }
 
 /// Where a burst's first value is sent from, and so which thread delivers the burst.

@@ -107,4 +107,43 @@ public enum SendsRacingDispose {
         }
         return problems
     }
+
+    /// One round of a hot source with two subscriptions, one disposed while six threads send
+    /// (``run(round:ending:probe:send:dispose:)``) and one kept: half the rounds, the one disposed
+    /// was subscribed second. Then `complete` sends a completion. Returns what went wrong, in
+    /// words, each naming the round: empty when nothing did.
+    ///
+    /// The subscription disposed keeps the grammar and gets a prefix of what the kept one gets
+    /// (every event reaches the subscribers in the same order); the kept one gets what
+    /// ``violationsOfAKeptSubscription(_:ending:)`` allows, and the completion when the round sent
+    /// no terminal event.
+    public static func runWithAKeptSubscription(
+        round: Int,
+        to source: Signal<Int, TestError>,
+        send: @escaping @Sendable (Event<Int, TestError>) -> Void,
+        complete: () -> Void
+    ) -> [String] {
+        let kind = SubscriptionKind.of(round: round, runs: 4)
+        let ending = Ending.of(round: round, runs: 1)
+        let disposed = CallbackProbe()
+        let kept = CallbackProbe()
+        let keptFirst = round / 16 % 2 == 1
+        if keptFirst { _ = kept.subscribe(to: source) }
+        let subscription = disposed.subscribe(to: source, as: kind)
+        if !keptFirst { _ = kept.subscribe(to: source) }
+        run(round: round, ending: ending, probe: disposed, send: send, dispose: subscription.dispose)
+        var problems = disposed.violations().map { "the subscription disposed: \($0)" }
+        problems += violationsOfAKeptSubscription(kept, ending: ending).map { "the subscription kept: \($0)" }
+        let events = disposed.events
+        if Array(kept.events.prefix(events.count)) != events {
+            problems.append("what the subscription disposed got is not a prefix of what the kept one got")
+        }
+        if !subscription.isDisposed { problems.append("the subscription disposed says it is not disposed") }
+        complete()
+        if ending == .none, kept.terminal != .completed {
+            problems.append("the subscription kept ended with \(String(describing: kept.terminal)), not the completion sent")
+        }
+        let label = "round \(round), \(kind), \(ending)\(keptFirst ? ", subscribed second" : "")"
+        return problems.map { "\(label): \($0)" }
+    }
 }
