@@ -113,8 +113,9 @@ final class ReplaySubjectTests: LeakCheckedTestCase {
     }
 
     func testReplay_aMillionSendsIntoCapacityTenReplayTheLastTen() {
+        let count = BuildKind.rounds(1_000_000, sanitized: 200_000)
         let subject = ReplaySubject<Int, Never>(capacity: 10)
-        for value in 0..<1_000_000 { subject.sendNext(value) }
-        XCTAssertEqual(subject.record().values, Array(999_990..<1_000_000))
+        for value in 0..<count { subject.sendNext(value) }
+        XCTAssertEqual(subject.record().values, Array(count - 10..<count))
     }
 }

@@ -115,7 +115,7 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     /// Many values through a bounded buffer, from a thread that outpaces the loop: memory stays
     /// bounded and the loop sees increasing values ending with the last.
     func testReview_manyValuesThroughABoundedBuffer() async {
-        let count = 300_000
+        let count = BuildKind.rounds(300_000, sanitized: 60_000)
         let signal = Signal<Int, Never> { subscriber in
             for value in 0..<count { subscriber.sendNext(value) }
             subscriber.sendCompleted()
