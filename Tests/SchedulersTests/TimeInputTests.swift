@@ -230,6 +230,27 @@ final class TimeInputTests: LeakCheckedTestCase {
         XCTAssertTrue(scheduler.isEmpty)
     }
 
+    func testQueueScheduler_aRepeatingIntervalTooSmallToMoveTheClockLetsOtherBlocksRun() {
+        assertTinyIntervalLetsOtherBlocksRun(QueueScheduler(name: "tiny-interval"))
+    }
+
+    func testActorScheduler_aRepeatingIntervalTooSmallToMoveTheClockLetsOtherBlocksRun() {
+        assertTinyIntervalLetsOtherBlocksRun(ActorScheduler(Idle()))
+    }
+
+    /// A positive interval too small to change the monotonic clock's reading (1e-15 s) repeats as
+    /// often as timers fire, but hands the scheduler back between runs: a block scheduled after it
+    /// runs.
+    private func assertTinyIntervalLetsOtherBlocksRun(_ scheduler: Scheduler, file: StaticString = #filePath, line: UInt = #line) {
+        let runs = Counter()
+        let repeating = scheduler.schedule(after: Date(), repeatingEvery: 1e-15) { runs.increment() }
+        let ran = DispatchSemaphore(value: 0)
+        scheduler.schedule { ran.signal() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success, "the repeating block kept the scheduler", file: file, line: line)
+        repeating?.dispose()
+        XCTAssertGreaterThan(runs.value, 0, file: file, line: line)
+    }
+
     /// Blocks for dates and delays that never come, once and repeating, do not run, hold no timer
     /// that traps, keep the scheduler while they wait, and are let go of, with the scheduler, once
     /// disposed.
