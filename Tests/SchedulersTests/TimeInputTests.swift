@@ -130,6 +130,11 @@ final class TimeInputTests: LeakCheckedTestCase {
             ("advance back", "TestScheduler.advance(by:) needs a finite interval of zero or more, got -1.0", {
                 TestScheduler().advance(by: -1)
             }),
+            ("advance by past the largest date", "TestScheduler.advance(by:) needs an interval that keeps the clock finite, got 1e+308 with the clock at 1e+308", {
+                let scheduler = TestScheduler()
+                scheduler.advance(by: 1e308)
+                scheduler.advance(by: 1e308)
+            }),
             ("advance to NaN", "TestScheduler.advance(to:) needs a finite date, got Date(timeIntervalSinceReferenceDate: nan)", {
                 TestScheduler().advance(to: nanDate)
             }),
