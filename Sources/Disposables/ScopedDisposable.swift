@@ -15,9 +15,13 @@
 public final class ScopedDisposable: Disposable, @unchecked Sendable {
     /// Wraps `disposable`, which is disposed with this one or at its deinit.
     ///
+    /// Scoped disposables may wrap each other however deeply: the wrapped one is disposed as a
+    /// compound's children are, so disposing or releasing a chain of a million of them takes
+    /// constant stack, even on a thread with a 512 KiB stack.
+    ///
     /// RAC 2.5: `+scopedDisposableWithDisposable:`.
     public init(_ disposable: Disposable) {
-        super.init { disposable.dispose() }
+        super.init { Trampoline.dispose(disposable) }
     }
 
     deinit {

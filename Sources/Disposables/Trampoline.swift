@@ -9,8 +9,8 @@ import Darwin
 /// Disposes, and releases, what the disposables that hold others hold, in constant stack however
 /// deeply they nest.
 ///
-/// The holders (``CompoundDisposable``, ``SerialDisposable``) nest as deeply as the work they
-/// stand for: a signal that subscribes to itself once per page holds each page's subscription in
+/// The holders (``CompoundDisposable``, ``SerialDisposable``, ``ScopedDisposable``) nest as deeply
+/// as the work they stand for: a signal that subscribes to itself once per page holds each page's subscription in
 /// the one before (a subscriber's compound, a merge's), so disposing the first subscription
 /// disposes the next from inside its `dispose()`, and so on, one level of calls per page; dropping
 /// a chain of undisposed holders releases one level per nested deinit. A few thousand levels
@@ -30,7 +30,7 @@ import Darwin
 /// before the outermost `dispose()` on the thread returns.
 ///
 /// A holder's deinit hands what it still holds to ``release(_:)``, which bounds nested releases the
-/// same way. Below the bound, nothing is put off, and a holder with nothing to dispose or release
+/// same way (a scoped disposable's deinit disposes instead, through ``dispose(_:)``). Below the bound, nothing is put off, and a holder with nothing to dispose or release
 /// does not look for its thread's state at all.
 package enum Trampoline {
     /// How many holders may dispose (or release) their children nested on one thread before the

@@ -162,11 +162,17 @@ struct DatedQueue {
     /// One `interval` after `due`, or, when the queue was too busy to run the block in time, the
     /// first multiple of `interval` after `now`: missed runs are skipped, as a dispatch timer
     /// does, not run back to back. An infinite interval gives infinity: the run never comes.
+    ///
+    /// Always later than `now`, even for an interval too small to move a time as large as `now`
+    /// (a positive interval below about 1e-12 s, `now` being hours of uptime): the next run then
+    /// comes at the next representable time. A next run at `now` would be due within the drain
+    /// that runs it, which would run it again and again and never hand the queue back.
     private static func nextRun(after due: TimeInterval, every interval: TimeInterval, now: TimeInterval) -> TimeInterval {
         let next = due + interval
         if next > now { return next }
         let skipping = due + (((now - due) / interval).rounded(.down) + 1) * interval
-        return skipping > now ? skipping : now + interval
+        if skipping > now { return skipping }
+        return max(now + interval, now.nextUp)
     }
 }
 

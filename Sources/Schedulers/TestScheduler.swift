@@ -142,13 +142,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Moves the clock forward by `interval`, running every block due by then in order.
     ///
-    /// `interval` must be finite and zero or more: the clock cannot go back, nor reach infinity
-    /// (NaN is neither); anything else stops the program.
+    /// `interval` must be finite and zero or more, and keep the clock finite: the clock cannot go
+    /// back, nor reach infinity (NaN is neither); anything else stops the program.
     ///
     /// ReactiveSwift: `TestScheduler.advance(by:)`.
     public func advance(by interval: TimeInterval = 0) {
-        checkInput(interval >= 0 && interval.isFinite, "TestScheduler.advance(by:) needs a finite interval of zero or more, got \(interval)")
-        advance(to: now.addingTimeInterval(interval))
+        let clock = now.timeIntervalSinceReferenceDate
+        checkInput(
+            interval >= 0 && (clock + interval).isFinite,
+            interval >= 0 && interval.isFinite
+                ? "TestScheduler.advance(by:) needs an interval that keeps the clock finite, got \(interval) with the clock at \(clock)"
+                : "TestScheduler.advance(by:) needs a finite interval of zero or more, got \(interval)"
+        )
+        advance(to: Date(timeIntervalSinceReferenceDate: clock + interval))
     }
 
     /// Moves the clock to `date`, running every block due by then in order; the clock reads `date`

@@ -153,6 +153,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
             ("delay", "delay(_:) needs an interval of zero or more, got nan", { _ = never.delay(.nan) }),
             ("throttle on", "throttle(_:on:valuesPassing:) needs an interval of zero or more, got -0.5", { _ = never.throttle(-0.5, on: test) }),
             ("throttle", "throttle(_:valuesPassing:) needs an interval of zero or more, got nan", { _ = never.throttle(.nan) }),
+            ("throttle on immediate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", { _ = never.throttle(0.3, on: .immediate) }),
             ("timeout", "timeout(_:on:) needs an interval of zero or more, got nan", { _ = never.timeout(.nan, on: test, raising: .first) }),
             ("timeout on immediate", "timeout(_:on:) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later, got ", {
                 _ = never.timeout(1, on: .immediate, raising: .first)
@@ -255,7 +256,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
         "checkRepetition(": 4,
         "checkInterval(": 5,
         "checkPositiveInterval(": 1,
-        "checkScheduler(": 3,
+        "checkScheduler(": 4,
         "checkStack(": 2,
         "check(": 1,
         "fatalError(": 7,

@@ -141,4 +141,42 @@ final class DeepDisposalTests: LeakCheckedTestCase {
         XCTAssertEqual(ran.value, 1)
         XCTAssertEqual(token.values.map(\.isAlive), [false])
     }
+    func testScoped_chainAMillionDeep_disposedDisposesTheInnermostAndLetsGoOfEveryLevel() {
+        // Each scoped disposable wraps the one before: disposing the outermost disposes them all.
+        let depth = depth
+        let ran = Counter()
+        let token = Recorder<WeakReference<LifetimeToken>>()
+        let middle = Recorder<WeakReference<ScopedDisposable>>()
+        XCTAssertTrue(onAThread {
+            let innermost = LifetimeToken()
+            token.record(WeakReference(innermost))
+            var chain = ScopedDisposable(Disposable { ran.increment(); _ = innermost })
+            for level in 1..<depth {
+                chain = ScopedDisposable(chain)
+                if level == depth / 2 { middle.record(WeakReference(chain)) }
+            }
+            chain.dispose()
+            XCTAssertEqual(middle.values.map(\.isAlive), [false])
+            XCTAssertEqual(ran.value, 1)
+        })
+        XCTAssertEqual(ran.value, 1)
+        XCTAssertEqual(token.values.map(\.isAlive), [false])
+    }
+
+    func testScoped_chainAMillionDeep_releasedDisposesTheInnermost() {
+        // Releasing a scoped disposable disposes what it wraps, which releases the next one.
+        let depth = depth
+        let ran = Counter()
+        let token = Recorder<WeakReference<LifetimeToken>>()
+        XCTAssertTrue(onAThread {
+            let innermost = LifetimeToken()
+            token.record(WeakReference(innermost))
+            var chain: ScopedDisposable? = ScopedDisposable(Disposable { ran.increment(); _ = innermost })
+            for _ in 1..<depth { chain = ScopedDisposable(chain.unsafelyUnwrapped) }
+            chain = nil
+            XCTAssertEqual(ran.value, 1)
+        })
+        XCTAssertEqual(ran.value, 1)
+        XCTAssertEqual(token.values.map(\.isAlive), [false])
+    }
 }

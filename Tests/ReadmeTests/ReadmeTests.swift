@@ -345,13 +345,18 @@ final class ReadmeTests: LeakCheckedTestCase {
 
     func testFindingLeaks() {
         // README: Finding leaks
+        let (values, input) = Signal<Int, Never>.pipe()
         let before = SignalDiagnostics.liveSubscriptionCount
-        let subscription = Signal<Int, Never>.never.subscribe(next: { _ in })
+        let subscription = values.map { $0 * 2 }.subscribe(next: { _ in })
+        let during = SignalDiagnostics.liveSubscriptionCount
+        // SignalDiagnostics.liveSubscriptionCount == before + 1: alive while `input` may still send
         subscription.dispose()
         // SignalDiagnostics.liveSubscriptionCount == before
         // End of README
 
+        XCTAssertEqual(during, before + 1)
         XCTAssertEqual(SignalDiagnostics.liveSubscriptionCount, before)
+        withExtendedLifetime(input) {}
     }
 
     func testMarbles() {

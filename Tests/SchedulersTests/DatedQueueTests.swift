@@ -103,6 +103,26 @@ final class DatedQueueTests: LeakCheckedTestCase {
         XCTAssertTrue(queue.isEmpty)
     }
 
+    func testDatedQueue_aRepeatingIntervalTooSmallToMoveTheClockComesBackInALaterDrain() {
+        // 1e-15 s added to a million seconds of uptime leaves it as it was: the next run must
+        // still be later than now, or the drain that runs the block would run it forever.
+        var queue = DatedQueue()
+        let block = ScheduledAction(work: {})
+        let now: TimeInterval = 1_000_000
+        _ = queue.insert(block, at: now, repeatingEvery: 1e-15, now: now - 1)
+        var state = queue.startDrain(now: now, fromTimer: true)
+        guard case .run(_, repeating: true) = queue.next(through: nil, in: &state, readClock: { now }) else {
+            return XCTFail("the block runs")
+        }
+        guard case let .stop(.timer(due, leeway: 0)) = queue.next(through: nil, in: &state, readClock: { now }) else {
+            return XCTFail("the drain ends, with a timer for the next run")
+        }
+        XCTAssertEqual(due, now.nextUp)
+        block.dispose()
+        queue.blockDisposed()
+        XCTAssertTrue(queue.isEmpty)
+    }
+
     func testDatedQueue_disposedBlocksAreSweptOut() {
         var queue = DatedQueue()
         let blocks = (0..<8).map { _ in ScheduledAction(work: {}) }

@@ -130,6 +130,11 @@ final class TimeInputTests: LeakCheckedTestCase {
             ("advance back", "TestScheduler.advance(by:) needs a finite interval of zero or more, got -1.0", {
                 TestScheduler().advance(by: -1)
             }),
+            ("advance by past the largest date", "TestScheduler.advance(by:) needs an interval that keeps the clock finite, got 1e+308 with the clock at 1e+308", {
+                let scheduler = TestScheduler()
+                scheduler.advance(by: 1e308)
+                scheduler.advance(by: 1e308)
+            }),
             ("advance to NaN", "TestScheduler.advance(to:) needs a finite date, got Date(timeIntervalSinceReferenceDate: nan)", {
                 TestScheduler().advance(to: nanDate)
             }),
@@ -228,6 +233,27 @@ final class TimeInputTests: LeakCheckedTestCase {
         XCTAssertFalse(scheduler.isEmpty, "its next run never comes, until disposed")
         repeating?.dispose()
         XCTAssertTrue(scheduler.isEmpty)
+    }
+
+    func testQueueScheduler_aRepeatingIntervalTooSmallToMoveTheClockLetsOtherBlocksRun() {
+        assertTinyIntervalLetsOtherBlocksRun(QueueScheduler(name: "tiny-interval"))
+    }
+
+    func testActorScheduler_aRepeatingIntervalTooSmallToMoveTheClockLetsOtherBlocksRun() {
+        assertTinyIntervalLetsOtherBlocksRun(ActorScheduler(Idle()))
+    }
+
+    /// A positive interval too small to change the monotonic clock's reading (1e-15 s) repeats as
+    /// often as timers fire, but hands the scheduler back between runs: a block scheduled after it
+    /// runs.
+    private func assertTinyIntervalLetsOtherBlocksRun(_ scheduler: Scheduler, file: StaticString = #filePath, line: UInt = #line) {
+        let runs = Counter()
+        let repeating = scheduler.schedule(after: Date(), repeatingEvery: 1e-15) { runs.increment() }
+        let ran = DispatchSemaphore(value: 0)
+        scheduler.schedule { ran.signal() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success, "the repeating block kept the scheduler", file: file, line: line)
+        repeating?.dispose()
+        XCTAssertGreaterThan(runs.value, 0, file: file, line: line)
     }
 
     /// Blocks for dates and delays that never come, once and repeating, do not run, hold no timer

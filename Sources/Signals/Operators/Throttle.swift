@@ -10,7 +10,8 @@ extension Signal {
     ///
     /// The wait is measured on the scheduler's monotonic clock, so a wall clock set back does not
     /// end it early. With an infinite interval a value waits until completion; a negative or NaN
-    /// interval stops the program.
+    /// interval stops the program, and so does `Scheduler.immediate`, which could only wait by
+    /// blocking the sender (so no newer value could ever come, and every value would pass).
     ///
     /// ```swift
     /// searchText.throttle(0.3, on: .main)   // "r", "re", "rea" typed quickly -> "rea"
@@ -33,9 +34,9 @@ extension Signal {
     /// A value that passes `predicate` replaces the one waiting and restarts the wait; a value is
     /// sent when its wait ends on `scheduler`. A value that fails `predicate` discards the one
     /// waiting and is sent at once. Completion first sends the value waiting, if any; an error
-    /// discards it and is sent at once. Disposal cancels the wait. The interval is taken as in
-    /// ``throttle(_:on:)``: measured on a monotonic clock, never ending when infinite, and
-    /// stopping the program when negative or NaN.
+    /// discards it and is sent at once. Disposal cancels the wait. The interval and the scheduler
+    /// are taken as in ``throttle(_:on:)``: measured on a monotonic clock, never ending when
+    /// infinite, and stopping the program when negative or NaN, or on `Scheduler.immediate`.
     ///
     /// This is RAC 2.5's `throttle`, a debounce. RAC 4's (ReactiveSwift's) `throttle` is a rate
     /// limiter instead.
@@ -48,6 +49,7 @@ extension Signal {
         valuesPassing predicate: @escaping @Sendable (Value) -> Bool
     ) -> Signal {
         checkInterval(interval, of: "throttle(_:on:valuesPassing:)")
+        checkScheduler(scheduler, of: "throttle(_:on:valuesPassing:)")
         return timed(capturingCurrentScheduler: false) {
             ThrottleSink($0, interval: interval, predicate: predicate, scheduler: scheduler)
         }.named(derivedName("-throttle: \(interval) valuesPassingTest:"))

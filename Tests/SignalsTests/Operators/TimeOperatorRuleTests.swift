@@ -65,6 +65,17 @@ final class TimeOperatorRuleTests: LeakCheckedTestCase {
         ])
     }
 
+    func testThrottle_onImmediateStops() {
+        // Immediate could only wait by blocking the sender: no newer value could come meanwhile,
+        // and every value would pass, a throttle that throttles nothing.
+        assertStops([
+            ("immediate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", { _ = self.source.throttle(0.3, on: .immediate) }),
+            ("immediate, with a predicate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", {
+                _ = self.source.throttle(0.3, on: .immediate, valuesPassing: { _ in true })
+            }),
+        ])
+    }
+
     func testBuffer_onImmediateStops() {
         assertStops([
             ("immediate", "buffer(_:on:) cannot run on Scheduler.immediate", { _ = self.source.buffer(1, on: .immediate) }),
