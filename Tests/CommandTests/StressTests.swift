@@ -6,8 +6,9 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
-/// each under a watchdog, bounded in time and deterministic in outcome, on one command per test.
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000 in release, 400 in debug, 200
+/// under a sanitizer), each under a watchdog, bounded in time and deterministic in outcome, on one
+/// command per test.
 ///
 /// Each round, eight threads execute the command at once while the main thread waits for them,
 /// so no execution can end during the race (an execution is subscribed on the main queue); then

@@ -3,11 +3,11 @@ import Sequences
 import TestSupport
 import XCTest
 
-/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000, or 200 under a sanitizer),
-/// each under a watchdog, bounded in time and deterministic in outcome. A fresh list each round, forced from eight threads at once: every
-/// memoised block runs exactly once, and every thread sees the same elements (and the same tail
-/// node), as in ``MemoisationTests``, for a head, a tail, both racing on one node, and the walk
-/// of a mapped and filtered chain.
+/// Stress tests: ``Stress/rounds`` rounds of 8 threads each (1,000 in release, 400 in debug, 200
+/// under a sanitizer), each under a watchdog, bounded in time and deterministic in outcome. A fresh
+/// list each round, forced from eight threads at once: every memoised block runs exactly once, and
+/// every thread sees the same elements (and the same tail node), as in ``MemoisationTests``, for a
+/// head, a tail, both racing on one node, and the walk of a mapped and filtered chain.
 final class SequencesStressTests: LeakCheckedTestCase {
     func testHead_forcedFromEightThreads_runsItsBlockOnceAndEveryThreadSeesIt() {
         Stress.forEachRound("a head forced from eight threads") { round in

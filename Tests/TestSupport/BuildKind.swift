@@ -41,4 +41,21 @@ public enum BuildKind {
     public static func rounds(_ normal: Int, sanitized: Int) -> Int {
         isSanitized ? sanitized : normal
     }
+
+    /// Whether the tests were compiled without optimization (`swift test`, and the sanitizer runs,
+    /// which are debug builds too).
+    public static var isDebug: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// For the races that the thread matrix and the stress tests run again and again:
+    /// `optimized` rounds in the release run, whose fast code meets the most interleavings in a
+    /// given time; `debug` in a plain debug run; `sanitized` under a sanitizer.
+    public static func raceRounds(optimized: Int, debug: Int, sanitized: Int) -> Int {
+        isSanitized ? sanitized : isDebug ? debug : optimized
+    }
 }

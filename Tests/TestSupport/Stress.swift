@@ -1,12 +1,13 @@
 /// The rounds of the stress tests (`<Module>StressTests`), each round a race of 8 threads.
 ///
-/// 1,000 rounds in debug and release builds, 200 under a sanitizer, which slows thread-heavy code
-/// ten times or more: all the stress tests together then take about 25 s under ThreadSanitizer
-/// and 20 s under AddressSanitizer on two busy cores (300 rounds took 42 s and 30 s), within
-/// what CI's sanitizer runs can spare.
+/// 1,000 rounds in the release run, 400 in a debug run, 200 under a sanitizer, which slows
+/// thread-heavy code ten times or more: all the stress tests together then take about 25 s under
+/// ThreadSanitizer and 20 s under AddressSanitizer on two busy cores (300 rounds took 42 s and
+/// 30 s), within what CI's sanitizer runs can spare. The release run, whose fast code meets the
+/// most interleavings in a given time, races the most.
 public enum Stress {
     /// How many rounds each stress test runs.
-    public static let rounds = BuildKind.rounds(1_000, sanitized: 200)
+    public static let rounds = BuildKind.raceRounds(optimized: 1_000, debug: 400, sanitized: 200)
 
     /// How long one round may take before its watchdog ends the process: longer than the waits
     /// a round makes for other threads (``Watchdog/defaultSeconds`` each), so that a value that

@@ -24,12 +24,13 @@ import Synchronization
 /// for failure in ThreadMatrix.failures(of: rows) { XCTFail(failure) }
 /// ```
 public enum ThreadMatrix {
-    /// Rounds per cell (row, context, source, mode): 100, and 32 under a sanitizer, where rounds
-    /// are several times slower and CI's time is short. Every variant of a round (``MatrixCell``'s
-    /// `usesSubscriber`, `takesTheVariant`, `blocksALaterEvent`) comes back every 8 rounds, so 32
-    /// take each four times; ThreadSanitizer reports a race between two accesses that nothing
-    /// orders whenever both happen, so it needs each path taken rather than taken often.
-    public static let rounds = BuildKind.isSanitized ? 32 : 100
+    /// Rounds per cell (row, context, source, mode): 100 in the release run, whose fast code meets
+    /// the most interleavings in a given time; 40 in a debug run; 16 under a sanitizer, where
+    /// rounds are several times slower and CI's time is short. Every variant of a round
+    /// (``MatrixCell``'s `usesSubscriber`, `takesTheVariant`, `blocksALaterEvent`) comes back every
+    /// 8 rounds, so 16 take each twice; ThreadSanitizer reports a race between two accesses that
+    /// nothing orders whenever both happen, so it needs each path taken rather than taken often.
+    public static let rounds = BuildKind.raceRounds(optimized: 100, debug: 40, sanitized: 16)
 
     /// Rounds per cell in the blocking modes (d1)-(d4), each of which blocks a thread until
     /// another has disposed: fewer, as they cost more, and enough for every combination of
