@@ -66,28 +66,39 @@ final class DeepDisposalTests: LeakCheckedTestCase {
         XCTAssertEqual(ran.value, 0, "releasing is not disposing")
     }
 
-    func testSerial_chainAMillionDeep_disposesTheInnermostAndLetsGoOfEveryLevel() {
+    /// Builds a chain `depth` deep on a small-stack thread, each level made by `wrap` around the
+    /// one before, the innermost a disposable that holds a token; disposes the outermost, and checks
+    /// that the innermost ran once and that every level let go of what it held.
+    private func assertDisposingAChainLetsGoOfEveryLevel<Level: Disposable>(
+        _ wrap: @escaping @Sendable (Disposable) -> Level,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         let depth = depth
         let ran = Counter()
         let token = Recorder<WeakReference<LifetimeToken>>()
-        let middle = Recorder<WeakReference<SerialDisposable>>()
+        let middle = Recorder<WeakReference<Level>>()
         XCTAssertTrue(onAThread {
             let innermost = LifetimeToken()
             token.record(WeakReference(innermost))
-            var chain = SerialDisposable(Disposable { ran.increment(); _ = innermost })
+            var chain = wrap(Disposable { ran.increment(); _ = innermost })
             for level in 1..<depth {
-                chain = SerialDisposable(chain)
+                chain = wrap(chain)
                 if level == depth / 2 { middle.record(WeakReference(chain)) }
             }
-            XCTAssertEqual(middle.values.map(\.isAlive), [true])
+            XCTAssertEqual(middle.values.map(\.isAlive), [true], file: file, line: line)
             chain.dispose()
             // Disposing lets go of what each level held.
-            XCTAssertEqual(middle.values.map(\.isAlive), [false])
-            XCTAssertEqual(ran.value, 1)
-        })
-        XCTAssertEqual(ran.value, 1)
-        XCTAssertEqual(token.values.map(\.isAlive), [false])
-        XCTAssertEqual(middle.values.map(\.isAlive), [false])
+            XCTAssertEqual(middle.values.map(\.isAlive), [false], file: file, line: line)
+            XCTAssertEqual(ran.value, 1, file: file, line: line)
+        }, file: file, line: line)
+        XCTAssertEqual(ran.value, 1, file: file, line: line)
+        XCTAssertEqual(token.values.map(\.isAlive), [false], file: file, line: line)
+        XCTAssertEqual(middle.values.map(\.isAlive), [false], file: file, line: line)
+    }
+
+    func testSerial_chainAMillionDeep_disposesTheInnermostAndLetsGoOfEveryLevel() {
+        assertDisposingAChainLetsGoOfEveryLevel { SerialDisposable($0) }
     }
 
     func testSerial_chainAMillionDeep_releasedUndisposed() {
@@ -141,26 +152,10 @@ final class DeepDisposalTests: LeakCheckedTestCase {
         XCTAssertEqual(ran.value, 1)
         XCTAssertEqual(token.values.map(\.isAlive), [false])
     }
+
     func testScoped_chainAMillionDeep_disposedDisposesTheInnermostAndLetsGoOfEveryLevel() {
         // Each scoped disposable wraps the one before: disposing the outermost disposes them all.
-        let depth = depth
-        let ran = Counter()
-        let token = Recorder<WeakReference<LifetimeToken>>()
-        let middle = Recorder<WeakReference<ScopedDisposable>>()
-        XCTAssertTrue(onAThread {
-            let innermost = LifetimeToken()
-            token.record(WeakReference(innermost))
-            var chain = ScopedDisposable(Disposable { ran.increment(); _ = innermost })
-            for level in 1..<depth {
-                chain = ScopedDisposable(chain)
-                if level == depth / 2 { middle.record(WeakReference(chain)) }
-            }
-            chain.dispose()
-            XCTAssertEqual(middle.values.map(\.isAlive), [false])
-            XCTAssertEqual(ran.value, 1)
-        })
-        XCTAssertEqual(ran.value, 1)
-        XCTAssertEqual(token.values.map(\.isAlive), [false])
+        assertDisposingAChainLetsGoOfEveryLevel { ScopedDisposable($0) }
     }
 
     func testScoped_chainAMillionDeep_releasedDisposesTheInnermost() {
