@@ -101,19 +101,29 @@ final class DeepDisposalTests: LeakCheckedTestCase {
         assertDisposingAChainLetsGoOfEveryLevel { SerialDisposable($0) }
     }
 
-    func testSerial_chainAMillionDeep_releasedUndisposed() {
+    /// Builds a chain `depth` deep on a small-stack thread, as above, and lets go of it; checks
+    /// that the innermost disposable's token was freed, and returns how many times it ran.
+    private func runsOfTheInnermostAfterReleasingAChain<Level: Disposable>(
+        _ wrap: @escaping @Sendable (Disposable) -> Level,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> Int {
         let depth = depth
         let ran = Counter()
         let token = Recorder<WeakReference<LifetimeToken>>()
         XCTAssertTrue(onAThread {
             let innermost = LifetimeToken()
             token.record(WeakReference(innermost))
-            var chain: SerialDisposable? = SerialDisposable(Disposable { ran.increment(); _ = innermost })
-            for _ in 1..<depth { chain = SerialDisposable(chain) }
+            var chain: Level? = wrap(Disposable { ran.increment(); _ = innermost })
+            for _ in 1..<depth { chain = wrap(chain.unsafelyUnwrapped) }
             chain = nil
-        })
-        XCTAssertEqual(token.values.map(\.isAlive), [false])
-        XCTAssertEqual(ran.value, 0)
+        }, file: file, line: line)
+        XCTAssertEqual(token.values.map(\.isAlive), [false], file: file, line: line)
+        return ran.value
+    }
+
+    func testSerial_chainAMillionDeep_releasedUndisposed() {
+        XCTAssertEqual(runsOfTheInnermostAfterReleasingAChain { SerialDisposable($0) }, 0)
     }
 
     func testCompound_chainedThroughDisposalActions_disposesEveryLevelInOrder() {
@@ -160,18 +170,6 @@ final class DeepDisposalTests: LeakCheckedTestCase {
 
     func testScoped_chainAMillionDeep_releasedDisposesTheInnermost() {
         // Releasing a scoped disposable disposes what it wraps, which releases the next one.
-        let depth = depth
-        let ran = Counter()
-        let token = Recorder<WeakReference<LifetimeToken>>()
-        XCTAssertTrue(onAThread {
-            let innermost = LifetimeToken()
-            token.record(WeakReference(innermost))
-            var chain: ScopedDisposable? = ScopedDisposable(Disposable { ran.increment(); _ = innermost })
-            for _ in 1..<depth { chain = ScopedDisposable(chain.unsafelyUnwrapped) }
-            chain = nil
-            XCTAssertEqual(ran.value, 1)
-        })
-        XCTAssertEqual(ran.value, 1)
-        XCTAssertEqual(token.values.map(\.isAlive), [false])
+        XCTAssertEqual(runsOfTheInnermostAfterReleasingAChain { ScopedDisposable($0) }, 1)
     }
 }
