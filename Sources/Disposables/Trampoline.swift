@@ -10,13 +10,14 @@ import Darwin
 /// deeply they nest.
 ///
 /// The holders (``CompoundDisposable``, ``SerialDisposable``, ``ScopedDisposable``) nest as deeply
-/// as the work they stand for: a signal that subscribes to itself once per page holds each page's subscription in
-/// the one before (a subscriber's compound, a merge's), so disposing the first subscription
-/// disposes the next from inside its `dispose()`, and so on, one level of calls per page; dropping
-/// a chain of undisposed holders releases one level per nested deinit. A few thousand levels
-/// overflow a 512 KiB stack (Apple's secondary threads, Dispatch's workers), fifty thousand the
-/// 8 MiB main thread. Other disposables that hold one (a subscription's own disposable, an
-/// operator's sink) hold a holder, or nothing that nests: the holders between them bound the depth.
+/// as the work they stand for: a signal that subscribes to itself once per page holds each page's
+/// subscription in the one before (a subscriber's compound, a merge's), so disposing the first
+/// subscription disposes the next from inside its `dispose()`, and so on, one level of calls per
+/// page; dropping a chain of undisposed holders releases one level per nested deinit. A few
+/// thousand levels overflow a 512 KiB stack (Apple's secondary threads, Dispatch's workers), fifty
+/// thousand the 8 MiB main thread. Other disposables that hold one (a subscription's own
+/// disposable, an operator's sink) hold a holder, or nothing that nests: the holders between them
+/// bound the depth.
 ///
 /// So holders dispose their children through ``dispose(_:)``, which counts on each thread how many
 /// holders are disposing their children: up to ``maximumDepth``, a holder disposes them at once,
@@ -30,8 +31,9 @@ import Darwin
 /// before the outermost `dispose()` on the thread returns.
 ///
 /// A holder's deinit hands what it still holds to ``release(_:)``, which bounds nested releases the
-/// same way (a scoped disposable's deinit disposes instead, through ``dispose(_:)``). Below the bound, nothing is put off, and a holder with nothing to dispose or release
-/// does not look for its thread's state at all.
+/// same way (a scoped disposable's deinit disposes instead, through ``dispose(_:)``). Below the
+/// bound, nothing is put off, and a holder with nothing to dispose or release does not look for its
+/// thread's state at all.
 package enum Trampoline {
     /// How many holders may dispose (or release) their children nested on one thread before the
     /// next one's are put off.

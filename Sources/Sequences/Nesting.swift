@@ -91,25 +91,27 @@ enum Nesting {
     private static let fakeStack: FakeStack? = FakeStack()
 
     private struct FakeStack {
-        /// `__asan_get_current_fake_stack`: this thread's fake stack, or `nil`.
-        let current: @convention(c) () -> UnsafeMutableRawPointer?
-        /// `__asan_addr_is_in_fake_stack`: for an address in a fake frame of the given fake stack,
-        /// the real stack's address where that frame was made; else `nil`.
-        let realAddress: @convention(c) (
+        typealias Current = @convention(c) () -> UnsafeMutableRawPointer?
+        typealias RealAddress = @convention(c) (
             UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
             UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         ) -> UnsafeMutableRawPointer?
+
+        /// `__asan_get_current_fake_stack`: this thread's fake stack, or `nil`.
+        let current: Current
+        /// `__asan_addr_is_in_fake_stack`: for an address in a fake frame of the given fake stack,
+        /// the real stack's address where that frame was made; else `nil`.
+        let realAddress: RealAddress
 
         init?() {
             guard let process = dlopen(nil, RTLD_NOW) else { return nil }
             defer { dlclose(process) }
             guard let current = dlsym(process, "__asan_get_current_fake_stack"),
                   let realAddress = dlsym(process, "__asan_addr_is_in_fake_stack") else { return nil }
-            self.current = unsafeBitCast(current, to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
-            self.realAddress = unsafeBitCast(realAddress, to: (@convention(c) (
-                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-            ) -> UnsafeMutableRawPointer?).self)
+            // The types are AddressSanitizer's interface (sanitizer/asan_interface.h), which the
+            // runtime that exports these names implements.
+            self.current = unsafeBitCast(current, to: Current.self)
+            self.realAddress = unsafeBitCast(realAddress, to: RealAddress.self)
         }
     }
 
