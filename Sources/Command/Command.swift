@@ -163,12 +163,12 @@ public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
             // Executions numbered from here on start after this subscription: those before it
             // may still be on their way to the main thread, and are left out.
             let first = core?.startedCount ?? .max
-            return executions.filter { $0.index >= first }.map { $0.signal }.observe(sink)
+            return executions.filter { $0.index >= first }.map { $0.signal }.attachSink(sink)
         })
     }
 
     /// `subject` as a plain signal, so that no one can send to it.
     private static func view<Value>(of subject: Subject<Value, Never>) -> Signal<Value, Never> {
-        Signal(producer: { sink in subject.observe(sink) })
+        Signal(producer: { sink in subject.attachSink(sink) })
     }
 }

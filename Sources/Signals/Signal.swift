@@ -71,7 +71,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         SignalDebug.forget(self)
     }
 
-    /// For subclasses that override ``observe(_:)``.
+    /// For subclasses that override ``attachSink(_:)``.
     @usableFromInline
     package init() {
         producer = nil
@@ -81,9 +81,9 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// - Returns: The subscription's disposable, or `nil` when it has already ended.
     @usableFromInline
-    package func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+    package func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard let producer else {
-            preconditionFailure("\(type(of: self)) must override Signal.observe(_:) or pass a producer")
+            preconditionFailure("\(type(of: self)) must override Signal.attachSink(_:) or pass a producer")
         }
         return producer(sink)
     }
@@ -103,13 +103,13 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         let subscription = CompoundDisposable()
         subscriber.didSubscribe(with: subscription)
         // The sink adds the upstream subscription when it is attached, before any event; adding
-        // what `observe` returns too covers a producer that ended without attaching (adding the
+        // what `attachSink` returns too covers a producer that ended without attaching (adding the
         // same disposable twice only disposes it twice, which does nothing the second time).
         // `Subscriber` is final: comparing the types finds it more cheaply than a cast.
         let direct = ObjectIdentifier(type(of: subscriber)) == ObjectIdentifier(Subscriber<Value, Failure>.self)
             ? unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self)
             : nil
-        subscription.add(observe(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
+        subscription.add(attachSink(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
         return subscription
     }
 
@@ -127,7 +127,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         // The subscription's own disposable (see ``ClosureSink``): it disposes the upstream
         // subscription, or stands for one that ended while it was made.
         let sink = ClosureSink(next: next, error: error, completed: completed)
-        return sink.subscription(returned: observe(sink))
+        return sink.subscription(returned: attachSink(sink))
     }
 
     /// Subscribes with a closure for values.

@@ -107,14 +107,14 @@ extension Signal {
     ///
     /// `@inlinable`, as the operators that are: a client that builds one with its own types then
     /// looks up none of the generic metadata (of `Sink`, `Signal` and the closure's type) that an
-    /// unspecialized `lift` looks up each time it is called.
+    /// unspecialized `liftSink` looks up each time it is called.
     @inlinable
-    package func lift<DownstreamValue, DownstreamFailure: Error>(
+    package func liftSink<DownstreamValue, DownstreamFailure: Error>(
         _ makeSink: @escaping (Sink<DownstreamValue, DownstreamFailure>) -> Sink<Value, Failure>
     ) -> Signal<DownstreamValue, DownstreamFailure> {
         let makeSink = UncheckedSendable(makeSink)
         return Signal<DownstreamValue, DownstreamFailure>(producer: { downstream in
-            self.observe(makeSink.value(downstream))
+            self.attachSink(makeSink.value(downstream))
         })
     }
 }

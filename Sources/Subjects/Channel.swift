@@ -75,7 +75,7 @@ public final class ChannelTerminal<Value>: Signal<Value, any Error>, SubscriberP
     init(values: Subject<Value, any Error>, otherTerminal: Subject<Value, any Error>, link: ChannelLink) {
         self.otherTerminal = otherTerminal
         self.link = link
-        super.init(producer: { sink in values.observe(sink) })
+        super.init(producer: { sink in values.attachSink(sink) })
     }
 
     /// Sends `value` to the other end's subscribers.

@@ -31,7 +31,7 @@ import XCTest
 //   callers (DatedQueue, TestScheduler) look at `first` before they remove it.
 // - Command/CommandState.swift "an execution ended that had not begun": the command pairs each
 //   end with its own begin; no public API ends an execution.
-// - Signals/Signal.swift "must override Signal.observe(_:) or pass a producer": the initializer
+// - Signals/Signal.swift "must override Signal.attachSink(_:) or pass a producer": the initializer
 //   without a producer is `package`, for the library's own subclasses, which all override.
 // - Signals/Sink.swift (ForwardingSink) and Signals/Delivery/SubscriberGate.swift "a value sent
 //   (delivered) as a terminal event", Delivery/Broadcast.swift "a failure of another type than its

@@ -12,7 +12,7 @@ extension Signal {
     /// RAC 2.5: `-aggregateWithStart:reduce:`.
     public func aggregate<Running>(_ start: Running, _ reduce: @escaping @Sendable (Running, Value) -> Running) -> Signal<Running, Failure> {
         let start = UncheckedSendable(start)
-        return lift(throughSubscriber: { output in
+        return liftSink(throughSubscriber: { output in
             AggregateSink(output, start.value) { running, value, _ in running = reduce(running, value) }
         }).named(derivedName("-aggregateWithStart: \(start.value) reduce:"))
     }
@@ -29,7 +29,7 @@ extension Signal {
         withIndex reduce: @escaping @Sendable (Running, Value, Int) -> Running
     ) -> Signal<Running, Failure> {
         let start = UncheckedSendable(start)
-        return lift(throughSubscriber: { output in
+        return liftSink(throughSubscriber: { output in
             AggregateSink(output, start.value) { running, value, index in running = reduce(running, value, index) }
         }).named(derivedName("-aggregateWithStart: \(start.value) reduceWithIndex:"))
     }
@@ -46,7 +46,7 @@ extension Signal {
         startFactory: @escaping @Sendable () -> Running,
         _ reduce: @escaping @Sendable (Running, Value) -> Running
     ) -> Signal<Running, Failure> {
-        lift(throughSubscriber: { output in
+        liftSink(throughSubscriber: { output in
             AggregateSink(output, startFactory()) { running, value, _ in running = reduce(running, value) }
         }).named(derivedName("-aggregateWithStartFactory:reduce:"))
     }
@@ -62,7 +62,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-collect`.
     public func collect() -> Signal<[Value], Failure> {
-        lift(throughSubscriber: { output in
+        liftSink(throughSubscriber: { output in
             AggregateSink(output, []) { values, value, _ in values.append(value) }
         }).named(derivedName("-collect"))
     }

@@ -6,7 +6,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-any`.
     public func any() -> Signal<Bool, Failure> {
-        lift(throughSubscriber: { QuantifierSink($0, stopsAt: true) { _ in true } }).named(derivedName("-any"))
+        liftSink(throughSubscriber: { QuantifierSink($0, stopsAt: true) { _ in true } }).named(derivedName("-any"))
     }
 
     /// Sends `true` at the first value for which `predicate` returns `true`, then completes; sends
@@ -22,7 +22,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-any:`.
     public func any(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
-        lift(throughSubscriber: { QuantifierSink($0, stopsAt: true, predicate) }).named(derivedName("-any:"))
+        liftSink(throughSubscriber: { QuantifierSink($0, stopsAt: true, predicate) }).named(derivedName("-any:"))
     }
 
     /// Sends `true` if this signal completes and `predicate` returned `true` for every value
@@ -39,7 +39,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-all:`.
     public func all(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
-        lift(throughSubscriber: { QuantifierSink($0, stopsAt: false, predicate) }).named(derivedName("-all:"))
+        liftSink(throughSubscriber: { QuantifierSink($0, stopsAt: false, predicate) }).named(derivedName("-all:"))
     }
 }
 

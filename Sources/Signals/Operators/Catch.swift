@@ -61,7 +61,7 @@ extension Signal {
             downstream.attach(output.disposable)
             let current = SerialDisposable()
             output.disposable.add(current)
-            _ = self.observe(CatchSink(output, current: current, handler: handler))
+            _ = self.attachSink(CatchSink(output, current: current, handler: handler))
             return output.disposable
         })
     }
@@ -93,7 +93,7 @@ package final class CatchSink<Value, Failure: Error, NewFailure: Error>: Subscri
     }
 
     package override func receive(error: Failure) {
-        _ = handler(error).observe(CaughtSink(output, current: current))
+        _ = handler(error).attachSink(CaughtSink(output, current: current))
     }
 
     package override func receiveCompleted() {

@@ -96,7 +96,7 @@ private final class LatestInput<Value, Row, Failure: Error>: JunctionInput<Value
         { combine, offset in
             let lane = LatestLane<Value>(offset: offset)
             let input = LatestInput(combine, lane: lane)
-            return (lane, { _ = signal.observe(input) })
+            return (lane, { _ = signal.attachSink(input) })
         }
     }
 

@@ -3,7 +3,7 @@ extension Signal where Value: Equatable {
     ///
     /// RAC 2.5: `-distinctUntilChanged`.
     public func distinctUntilChanged() -> Signal {
-        lift { DistinctSink($0, ==) }.named(derivedName("-distinctUntilChanged"))
+        liftSink { DistinctSink($0, ==) }.named(derivedName("-distinctUntilChanged"))
     }
 }
 
@@ -12,7 +12,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-distinctUntilChanged`, for values that are not `Equatable`.
     public func distinctUntilChanged(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
-        lift { DistinctSink($0, isEquivalent) }.named(derivedName("-distinctUntilChanged"))
+        liftSink { DistinctSink($0, isEquivalent) }.named(derivedName("-distinctUntilChanged"))
     }
 }
 

@@ -3,7 +3,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-filter:`.
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
-        lift { FilterSink($0, isIncluded) }.named(derivedName("-filter:"))
+        liftSink { FilterSink($0, isIncluded) }.named(derivedName("-filter:"))
     }
 }
 
@@ -13,7 +13,7 @@ extension Signal where Value: Equatable {
     /// RAC 2.5: `-ignore:`.
     public func ignore(_ value: Value) -> Signal {
         let ignored = UncheckedSendable(value)
-        return lift { IgnoreSink($0, ignored.value) }.named(derivedName("-ignore: \(value)"))
+        return liftSink { IgnoreSink($0, ignored.value) }.named(derivedName("-ignore: \(value)"))
     }
 }
 

@@ -7,7 +7,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-ignore:` with `nil` (RAC 4: `ignoreNil()`).
     public func ignoreNil<Wrapped>() -> Signal<Wrapped, Failure> where Value == Wrapped? {
-        lift { IgnoreNilSink($0) }.named(derivedName("-ignore: nil"))
+        liftSink { IgnoreNilSink($0) }.named(derivedName("-ignore: nil"))
     }
 }
 

@@ -7,7 +7,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-ignoreValues`.
     public func ignoreValues() -> Signal {
-        lift { IgnoreValuesSink($0) }.named(derivedName("-ignoreValues"))
+        liftSink { IgnoreValuesSink($0) }.named(derivedName("-ignoreValues"))
     }
 }
 

@@ -7,7 +7,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-map:`.
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Failure> {
-        lift { MapSink($0, transform) }.named(derivedName("-map:"))
+        liftSink { MapSink($0, transform) }.named(derivedName("-map:"))
     }
 
     /// Sends `value` in place of each value.

@@ -10,7 +10,7 @@ extension Signal {
     public func mapError<NewFailure>(
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
-        lift { MapErrorSink($0, transform) }.named(derivedName("-mapError:"))
+        liftSink { MapErrorSink($0, transform) }.named(derivedName("-mapError:"))
     }
 }
 
@@ -26,7 +26,7 @@ extension Signal where Failure == Never {
     ///
     /// RAC 2.5: none; RAC 4: `promoteErrors(_:)`.
     public func promoteError<NewFailure>(_: NewFailure.Type = NewFailure.self) -> Signal<Value, NewFailure> {
-        lift { PromoteErrorSink($0) }.named(derivedName("-promoteErrors"))
+        liftSink { PromoteErrorSink($0) }.named(derivedName("-promoteErrors"))
     }
 }
 

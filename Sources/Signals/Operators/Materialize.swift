@@ -14,7 +14,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-materialize`.
     public func materialize() -> Signal<Event<Value, Failure>, Never> {
-        lift(throughSubscriber: MaterializeSink.init).named(derivedName("-materialize"))
+        liftSink(throughSubscriber: MaterializeSink.init).named(derivedName("-materialize"))
     }
 }
 
@@ -31,7 +31,7 @@ extension Signal where Failure == Never {
     ///
     /// RAC 2.5: `-dematerialize`.
     public func dematerialize<V, F>() -> Signal<V, F> where Value == Event<V, F> {
-        lift { DematerializeSink($0, absurd) }.named(derivedName("-dematerialize"))
+        liftSink { DematerializeSink($0, absurd) }.named(derivedName("-dematerialize"))
     }
 }
 
@@ -46,7 +46,7 @@ extension Signal {
     /// RAC 2.5: `-dematerialize`.
     @_disfavoredOverload
     public func dematerialize<V>() -> Signal<V, Failure> where Value == Event<V, Failure> {
-        lift { DematerializeSink($0) { $0 } }.named(derivedName("-dematerialize"))
+        liftSink { DematerializeSink($0) { $0 } }.named(derivedName("-dematerialize"))
     }
 }
 

@@ -87,7 +87,7 @@ private final class ResubscribeRunner<Value, Failure: Error>: SequentialRunner<V
     }
 
     override func subscribeNext() -> Bool {
-        _ = source.observe(self)
+        _ = source.attachSink(self)
         return true
     }
 

@@ -20,11 +20,11 @@ extension Signal {
         Signal(producer: { downstream in
             let junction = Junction<Value, Failure>(downstream)
             let latest = LatestLane<Value>(offset: 0)
-            _ = self.observe(SampledInput(junction, latest: latest))
+            _ = self.attachSink(SampledInput(junction, latest: latest))
             // Subscribed even when this signal ended meanwhile, as RAC 2.5 does, so that the
             // sampler's subscription side effects run; its subscription then joins the disposed
             // one and is disposed at once, and its ticks are dropped.
-            _ = sampler.observe(SamplerInput(junction, latest: latest))
+            _ = sampler.attachSink(SamplerInput(junction, latest: latest))
             return junction.handOverSubscription()
         }).named(derivedName("-sample: \(sampler.name ?? "")"))
     }

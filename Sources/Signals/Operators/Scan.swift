@@ -19,7 +19,7 @@ extension Signal {
         withIndex combine: @escaping @Sendable (Running, Value, Int) -> Running
     ) -> Signal<Running, Failure> {
         let start = UncheckedSendable(start)
-        return lift { ScanSink($0, start.value, combine) }.named(derivedName("-scanWithStart:reduceWithIndex:"))
+        return liftSink { ScanSink($0, start.value, combine) }.named(derivedName("-scanWithStart:reduceWithIndex:"))
     }
 
     /// Sends `combine(previous, value)` for each value, where `previous` is the value before it,
@@ -32,7 +32,7 @@ extension Signal {
     /// RAC 2.5: `-combinePreviousWithStart:reduce:`.
     public func combinePrevious<R>(_ start: Value, _ combine: @escaping @Sendable (Value, Value) -> R) -> Signal<R, Failure> {
         let start = UncheckedSendable(start)
-        return lift { CombinePreviousSink($0, start.value, combine) }.named(derivedName("-combinePreviousWithStart:reduce:"))
+        return liftSink { CombinePreviousSink($0, start.value, combine) }.named(derivedName("-combinePreviousWithStart:reduce:"))
     }
 }
 

@@ -29,7 +29,7 @@ extension Signal {
     /// sends synchronously (a `repeat()` of a synchronous signal, which would otherwise run on)
     /// ends the source's work too.
     package func forward(to output: Subscriber<Value, Failure>) {
-        output.disposable.add(observe(ForwardingSubscriberSink(output)))
+        output.disposable.add(attachSink(ForwardingSubscriberSink(output)))
     }
 
     /// Subscribes to this signal, handing each event to `perform` as a block that sends it to
@@ -42,7 +42,7 @@ extension Signal {
         sendsErrorsAtOnce: Bool = false,
         through perform: @escaping @Sendable (_ send: @escaping @Sendable () -> Void) -> Void
     ) {
-        output.disposable.add(observe(RelaySink(output, sendsErrorsAtOnce: sendsErrorsAtOnce, through: perform)))
+        output.disposable.add(attachSink(RelaySink(output, sendsErrorsAtOnce: sendsErrorsAtOnce, through: perform)))
     }
 
     /// A signal whose subscriptions feed the source's events, and the firings of the timers the
@@ -70,7 +70,7 @@ extension Signal {
         sink.input = input
         sink.attach(input.disposable)
         input.disposable.add(sink.timer)
-        input.disposable.add(observe(TimedInputSink(input, capturingCurrentScheduler: capturingCurrentScheduler)))
+        input.disposable.add(attachSink(TimedInputSink(input, capturingCurrentScheduler: capturingCurrentScheduler)))
         return input.disposable
     }
 }

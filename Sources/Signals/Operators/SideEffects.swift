@@ -39,7 +39,7 @@ extension Signal {
     public func initially(_ action: @escaping @Sendable () -> Void) -> Signal {
         Signal(producer: { sink in
             action()
-            return self.observe(sink)
+            return self.attachSink(sink)
         }).named(derivedName("-initially:"))
     }
 
@@ -59,7 +59,7 @@ extension Signal {
         error: (@Sendable (Failure) -> Void)? = nil,
         completed: (@Sendable () -> Void)? = nil
     ) -> Signal {
-        lift { SideEffectSink($0, next: next, error: error, completed: completed) }
+        liftSink { SideEffectSink($0, next: next, error: error, completed: completed) }
     }
 }
 

@@ -7,7 +7,7 @@ extension Signal {
     public func skip(_ count: Int) -> Signal {
         checkInput(count >= 0, "skip(_:) needs a count of zero or more, got \(count)")
         if count == 0 { return self }
-        return lift { SkipSink($0, count: count) }.named(derivedName("-skip: \(count)"))
+        return liftSink { SkipSink($0, count: count) }.named(derivedName("-skip: \(count)"))
     }
 
     /// Skips values while `predicate` returns `true`, then sends the first value for which it
@@ -15,14 +15,14 @@ extension Signal {
     ///
     /// RAC 2.5: `-skipWhileBlock:`.
     public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
-        lift { SkipUntilSink($0) { !predicate($0) } }.named(derivedName("-skipWhileBlock:"))
+        liftSink { SkipUntilSink($0) { !predicate($0) } }.named(derivedName("-skipWhileBlock:"))
     }
 
     /// Skips values until `predicate` returns `true`, then sends that value and everything after.
     ///
     /// RAC 2.5: `-skipUntilBlock:`.
     public func skip(untilTrue predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
-        lift { SkipUntilSink($0, predicate) }.named(derivedName("-skipUntilBlock:"))
+        liftSink { SkipUntilSink($0, predicate) }.named(derivedName("-skipUntilBlock:"))
     }
 }
 

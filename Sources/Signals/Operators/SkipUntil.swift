@@ -22,8 +22,8 @@ extension Signal {
             downstream.attach(output.disposable)
             let gate = SkipGate()
             output.disposable.add(gate.trigger)
-            _ = trigger.observe(SkipTriggerSink(gate))
-            _ = self.observe(SkippingSink(output, gate))
+            _ = trigger.attachSink(SkipTriggerSink(gate))
+            _ = self.attachSink(SkippingSink(output, gate))
             return output.disposable
         }).named(derivedName("-skipUntil: \(trigger.name ?? "")"))
     }

@@ -6,16 +6,16 @@ extension Signal {
     /// events for one they receive are built (`take(last:)` flushing on completion, `aggregate`
     /// and `materialize` sending a value then completing).
     ///
-    /// Going through a subscriber costs one lock per event sent, and buys what a plain ``lift(_:)``
+    /// Going through a subscriber costs one lock per event sent, and buys what a plain ``liftSink(_:)``
     /// chain cannot promise there: once the subscription is disposed, from inside a callback or
     /// from another thread, not one more of those events starts.
     ///
     /// `makeSink` may run on any thread; it should only build the sink from what it captured.
-    package func lift<DownstreamValue, DownstreamFailure: Error>(
+    package func liftSink<DownstreamValue, DownstreamFailure: Error>(
         throughSubscriber makeSink: @escaping (Subscriber<DownstreamValue, DownstreamFailure>) -> SubscriberSink<Value, Failure, DownstreamValue, DownstreamFailure>
     ) -> Signal<DownstreamValue, DownstreamFailure> {
         let makeSink = UncheckedSendable(makeSink)
-        return .serialized { output in _ = self.observe(makeSink.value(output)) }
+        return .serialized { output in _ = self.attachSink(makeSink.value(output)) }
     }
 }
 
@@ -35,7 +35,7 @@ extension Signal {
         error: @escaping @Sendable (Failure) -> Void,
         completed: @escaping @Sendable () -> Void
     ) -> Disposable? {
-        observe(ClosureSubscriberSink(output, next: next, error: error, completed: completed))
+        attachSink(ClosureSubscriberSink(output, next: next, error: error, completed: completed))
     }
 }
 

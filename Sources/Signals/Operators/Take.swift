@@ -10,7 +10,7 @@ extension Signal {
     public func take(_ count: Int) -> Signal {
         checkInput(count >= 0, "take(_:) needs a count of zero or more, got \(count)")
         if count == 0 { return .empty }
-        return lift { TakeSink($0, count: count) }.named(derivedName("-take: \(count)"))
+        return liftSink { TakeSink($0, count: count) }.named(derivedName("-take: \(count)"))
     }
 
     /// Sends values while `predicate` returns `true`; at the first value for which it returns
@@ -18,7 +18,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-takeWhileBlock:`.
     public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
-        lift { TakeUntilSink($0) { !predicate($0) } }.named(derivedName("-takeWhileBlock:"))
+        liftSink { TakeUntilSink($0) { !predicate($0) } }.named(derivedName("-takeWhileBlock:"))
     }
 
     /// Sends values until `predicate` returns `true`; at that value, disposes the source and
@@ -26,7 +26,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-takeUntilBlock:`.
     public func take(untilTrue predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
-        lift { TakeUntilSink($0, predicate) }.named(derivedName("-takeUntilBlock:"))
+        liftSink { TakeUntilSink($0, predicate) }.named(derivedName("-takeUntilBlock:"))
     }
 }
 

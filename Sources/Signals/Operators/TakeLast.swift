@@ -14,7 +14,7 @@ extension Signal {
     /// RAC 2.5: `-takeLast:`.
     public func take(last count: Int) -> Signal {
         checkInput(count >= 0, "take(last:) needs a count of zero or more, got \(count)")
-        return lift(throughSubscriber: { TakeLastSink($0, count: count) }).named(derivedName("-takeLast: \(count)"))
+        return liftSink(throughSubscriber: { TakeLastSink($0, count: count) }).named(derivedName("-takeLast: \(count)"))
     }
 }
 

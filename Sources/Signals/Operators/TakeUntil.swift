@@ -16,9 +16,9 @@ extension Signal {
     public func take<U, TriggerFailure>(until trigger: Signal<U, TriggerFailure>) -> Signal {
         Signal(producer: { downstream in
             let junction = Junction<Value, Failure>(downstream)
-            _ = trigger.observe(TriggerInput(junction))
+            _ = trigger.attachSink(TriggerInput(junction))
             if !junction.isClosed {
-                _ = self.observe(PassingInput(junction))
+                _ = self.attachSink(PassingInput(junction))
             }
             return junction.handOverSubscription()
         }).named(derivedName("-takeUntil: \(trigger.name ?? "")"))

@@ -21,9 +21,9 @@ extension Signal {
             downstream.attach(output.disposable)
             let source = SerialDisposable()
             output.disposable.add(source)
-            _ = replacement.observe(ReplacementSink(output, replacing: source))
+            _ = replacement.attachSink(ReplacementSink(output, replacing: source))
             if !source.isDisposed {
-                _ = self.observe(ReplacedSink(output, subscription: source))
+                _ = self.attachSink(ReplacedSink(output, subscription: source))
             }
             return output.disposable
         }).named(derivedName("-takeUntilReplacement: \(replacement.name ?? "")"))

@@ -15,8 +15,8 @@ extension Signal {
     ///
     /// RAC 2.5: `-then:`.
     public func then<U>(_ block: @escaping @Sendable () -> Signal<U, Failure>) -> Signal<U, Failure> {
-        let next = Signal<U, Failure>(producer: { downstream in block().observe(downstream) })
-        let ignoringValues: Signal<U, Failure> = lift { IgnoreValuesSink($0) }
+        let next = Signal<U, Failure>(producer: { downstream in block().attachSink(downstream) })
+        let ignoringValues: Signal<U, Failure> = liftSink { IgnoreValuesSink($0) }
         return ignoringValues.concat(next).named(derivedName("-then:"))
     }
 }

@@ -33,7 +33,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-try:`.
     public func `try`(_ body: @escaping @Sendable (Value) throws(Failure) -> Void) -> Signal {
-        lift { TryMapSink($0) { value throws(Failure) in
+        liftSink { TryMapSink($0) { value throws(Failure) in
             try body(value)
             return value
         } }.named(derivedName("-try:"))
@@ -48,7 +48,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-tryMap:`.
     public func tryMap<U>(_ transform: @escaping @Sendable (Value) throws(Failure) -> U) -> Signal<U, Failure> {
-        lift { TryMapSink($0, transform) }.named(derivedName("-tryMap:"))
+        liftSink { TryMapSink($0, transform) }.named(derivedName("-tryMap:"))
     }
 }
 

@@ -28,7 +28,7 @@ extension Signal {
     ) -> Signal<U, Failure> {
         Signal<U, Failure>(producer: { downstream in
             let merge = Merge(downstream, limit: 0)
-            _ = self.observe(BindSink(merge, makeBinding()))
+            _ = self.attachSink(BindSink(merge, makeBinding()))
             return merge.output.disposable
         }).named(derivedName("-bind:"))
     }

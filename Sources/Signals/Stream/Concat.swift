@@ -62,7 +62,7 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
         return pair
     }
 
-    package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+    package override func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         // The signals run one after another, each on its own thread perhaps: their events meet
         // at one subscriber, which serializes them and is what disposal closes.
         let output = Subscriber(sink)
@@ -214,7 +214,7 @@ private final class ConcatRunner<Value, Failure: Error>: SequentialRunner<Value,
             output.sendCompleted()
             return false
         }
-        _ = unsafeDowncast(next, to: Signal<Value, Failure>.self).observe(self)
+        _ = unsafeDowncast(next, to: Signal<Value, Failure>.self).attachSink(self)
         return true
     }
 

@@ -16,7 +16,7 @@ extension Signal {
         checkInput(maxConcurrent >= 0, "flatten(maxConcurrent:) needs a limit of zero (none) or more, got \(maxConcurrent)")
         return Signal<Inner, Failure>(producer: { downstream in
             let merge = Merge(downstream, limit: maxConcurrent)
-            _ = self.observe(SignalsSink(merge))
+            _ = self.attachSink(SignalsSink(merge))
             return merge.output.disposable
         }).named(derivedName("-flatten: \(maxConcurrent)"))
     }
@@ -52,7 +52,7 @@ extension Signal {
     public func flattenMap<U>(_ transform: @escaping @Sendable (Value) -> Signal<U, Failure>) -> Signal<U, Failure> {
         Signal<U, Failure>(producer: { downstream in
             let merge = Merge(downstream, limit: 0)
-            _ = self.observe(FlattenMapSink(merge, transform))
+            _ = self.attachSink(FlattenMapSink(merge, transform))
             return merge.output.disposable
         }).named(derivedName("-flattenMap:"))
     }
@@ -165,7 +165,7 @@ final class Merge<Value, Failure: Error>: @unchecked Sendable {
 
     private func subscribe(_ signal: Signal<Value, Failure>) {
         // The inner subscription joins `output`'s disposable when the inner sink is attached.
-        _ = signal.observe(innerType.init(self))
+        _ = signal.attachSink(innerType.init(self))
     }
 }
 

@@ -12,7 +12,7 @@ extension Signal {
         return Signal(producer: { downstream in
             count.increment()
             let sink = sinkType.init(downstream, count: count)
-            let subscription = self.observe(sink)
+            let subscription = self.attachSink(sink)
             sink.connected(connect(), subscription: subscription)
             return sink
         })

@@ -49,11 +49,11 @@ extension Signal {
     /// RAC 2.5: `+defer:`.
     public static func `defer`(_ makeSignal: @escaping @Sendable () -> Signal) -> Signal {
         Signal(producer: { sink in
-            guard Scheduler.current == nil else { return makeSignal().observe(sink) }
+            guard Scheduler.current == nil else { return makeSignal().attachSink(sink) }
             return Subscriber.subscribe(sink) { subscriber in
                 // Joins the subscriber's disposable before the first event, so a callback that
                 // disposes it ends a made signal that is still sending synchronously.
-                makeSignal().observe(ForwardingSubscriberSink(subscriber))
+                makeSignal().attachSink(ForwardingSubscriberSink(subscriber))
             }
         })
     }
@@ -71,7 +71,7 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
         super.init()
     }
 
-    package override func observe(_ sink: Sink<Value, Failure>) -> Disposable? {
+    package override func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard Scheduler.current != nil else {
             // Later, on a background scheduler: through a subscriber, like any created signal.
             return Subscriber.subscribe(sink) { subscriber in

@@ -13,7 +13,7 @@ extension Signal {
         Signal<Inner, Failure>(producer: { downstream in
             let output = Subscriber(downstream)
             downstream.attach(output.disposable)
-            _ = self.observe(SwitchSink(output))
+            _ = self.attachSink(SwitchSink(output))
             return output.disposable
         }).named(derivedName("-switchToLatest"))
     }
@@ -49,7 +49,7 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
         let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
         state.withLock { $0.latest = number }
         current.swap(nil)?.dispose()
-        _ = signal.observe(innerType.init(self, number: number))
+        _ = signal.attachSink(innerType.init(self, number: number))
     }
 
     /// Keeps the subscription of inner signal `number` as the current one, unless a later inner

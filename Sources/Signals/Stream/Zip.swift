@@ -101,7 +101,7 @@ private final class ZipInput<Value, Row, Failure: Error>: JunctionInput<Value, F
         { zip, offset in
             let lane = QueueLane<Value>(offset: offset)
             let input = ZipInput(zip, lane: lane)
-            return (lane, { _ = signal.observe(input) })
+            return (lane, { _ = signal.attachSink(input) })
         }
     }
 
