@@ -17,11 +17,16 @@ let modules: [(name: String, dependencies: [String])] = [
 /// Modules whose issue has landed, and so have a test target of their own.
 let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]
 
+/// The umbrella module: one `import ReactiveCocoaSwift` for all seven.
+let umbrella = "ReactiveCocoaSwift"
+
 let package = Package(
     name: "ReactiveCocoaSwift",
+    // The floor is the first OS releases whose standard library has the `Synchronization` module
+    // (`Mutex`, `Atomic`), which the library's locks and counters are built on.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    products: modules.map { .library(name: $0.name, targets: [$0.name]) },
-    targets: modules.map { module in
+    products: [.library(name: umbrella, targets: [umbrella])] + modules.map { .library(name: $0.name, targets: [$0.name]) },
+    targets: [.target(name: umbrella, dependencies: modules.map { .target(name: $0.name) })] + modules.map { module in
         .target(
             name: module.name,
             dependencies: module.dependencies.map { .target(name: $0) },
@@ -35,6 +40,13 @@ let package = Package(
         )
     } + [
         .target(name: "TestSupport", dependencies: ["Disposables", "Schedulers", "Signals"], path: "Tests/TestSupport"),
+        // A user's code with the one umbrella import, in the Swift 6 language mode with warnings as
+        // errors: the shapes that once misled a new user now compile, and mean what they say.
+        .testTarget(
+            name: "AdoptionTests",
+            dependencies: [.target(name: umbrella), "TestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+        ),
         .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
         // Every check of bad input in the library, triggered from one place (issue "Bad input, collected").
         .testTarget(name: "BadInputCatalogTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),

@@ -33,7 +33,7 @@ import Subjects
 ///   it alive until the subscription is disposed.
 ///
 /// RAC 2.5: `RACCommand`.
-public final class Command<Input, Output, Failure: Error>: @unchecked Sendable {
+public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: @unchecked Sendable {
     /// A signal of the executions' signals, sent on the main thread as each execution starts:
     /// subscribe to each (or `flatten()`, `switchToLatest()`) for the executions' values.
     ///

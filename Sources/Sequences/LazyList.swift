@@ -30,7 +30,7 @@ import Synchronization
 /// everything evaluated from it. A node that nothing references is released at once, and a long
 /// chain is released with a bounded nesting of deinits (`Teardown`), not one per node. An iterator
 /// (`for … in`) holds only the node it stands on, and so do the methods that walk a list
-/// (``foldLeft(_:_:)``, ``any(_:)``, ``all(_:)``, ``first(passing:)``, ``array``, ``eager``, `==`):
+/// (``foldLeft(_:_:)``, ``any(_:)``, ``all(_:)``, ``first(passing:)``, ``array``, ``eagerSequence``, `==`):
 /// they consume the list they are called on, so on a list nothing else holds (a temporary, or a
 /// variable passed with `consume`) they let go of each node once they have passed it. A list that
 /// something else holds keeps its nodes, evaluated once, for its next walk.
@@ -64,7 +64,7 @@ public final class LazyList<Element>: @unchecked Sendable {
     /// Its value is a byte no one uses: the zero-sized value of a `Lock<Void>` would sit, for
     /// ThreadSanitizer, at the address of the next field, which is read without the lock.
     @usableFromInline let gate: Lock<UInt8>
-    /// Whether operators on this list evaluate at once (``eager``), as `RACEagerSequence` does.
+    /// Whether operators on this list evaluate at once (``eagerSequence``), as `RACEagerSequence` does.
     @usableFromInline let evaluatesEagerly: Bool
     /// What is known about this node (``Known``), and in the bits above them, while a thread
     /// evaluates the node, which thread (``Known/evaluator``): a block that pulls its own node

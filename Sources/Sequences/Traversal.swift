@@ -72,7 +72,7 @@ extension LazyList: Sequence {
     ///
     /// Because `reduce` decides whether to look at `rest`, a right fold can stop early, even on an
     /// infinite list. One that always looks nests one call per element, and so does any right
-    /// fold of an ``eager`` list, whose rest is computed at once. The thread's stack is the limit:
+    /// fold of an ``eagerSequence`` list, whose rest is computed at once. The thread's stack is the limit:
     /// in an optimized build, some 500 elements on a 512 KiB stack (a secondary thread's on Apple
     /// platforms) and some 10,000 on an 8 MiB one; a debug build's frames are about four times as
     /// large. When less than 64 KiB of the stack is left, the fold stops the program with a message
@@ -96,7 +96,7 @@ extension LazyList: Sequence {
         return reduce(head, evaluatesEagerly ? rest.evaluatedRest() : rest)
     }
 
-    /// Whether some element passes `predicate`; stops at the first that does (on an ``eager``
+    /// Whether some element passes `predicate`; stops at the first that does (on an ``eagerSequence``
     /// list, tests them all, as ``first(passing:)`` does). On a list nothing else holds, releases
     /// each node once it has passed it.
     ///
@@ -117,7 +117,7 @@ extension LazyList: Sequence {
     }
 
     /// The first element that passes `predicate`, or `nil`; evaluates no further than that element.
-    /// On an ``eager`` list, `predicate` tests every element, as RAC 2.5's eager `filter` (which
+    /// On an ``eagerSequence`` list, `predicate` tests every element, as RAC 2.5's eager `filter` (which
     /// `-objectPassingTest:` uses) does. On a list nothing else holds, releases each node once it
     /// has passed it.
     ///

@@ -30,7 +30,7 @@ import Signals
 /// RAC 2.5 does when a KVO-observed object is deallocated).
 ///
 /// RAC 2.5: `RACObserve`, `RACChannelTo` (`RACKVOChannel`).
-public final class ObservableValue<Value>: @unchecked Sendable {
+public final class ObservableValue<Value: Sendable>: @unchecked Sendable {
     private let state: Lock<CellState<Value>>
     private let observers = ReplaySink<Value, Never>(capacity: 1)
     /// Serializes publishing; its receiver is `observers`.

@@ -294,8 +294,8 @@ final class ReadmeTests: LeakCheckedTestCase {
         // seen: ["reactive", "cocoa"]
 
         let greeting = Signal<String, Never> { await Task.yield(); return "hello" }
-        let first = await greeting.first()          // "hello"
-        let all = await words.collect()             // ["reactive", "cocoa"]
+        let first = await greeting.firstValue()          // "hello"
+        let all = await words.allValues()             // ["reactive", "cocoa"]
         // End of README
 
         XCTAssertEqual(seen, ["reactive", "cocoa"])

@@ -461,7 +461,7 @@ private enum ListBuilder {
     private static func list(_ source: Source) -> LazyList<Int> {
         switch source.form {
         case 0: LazyList(source.values)
-        case 1: LazyList(source.values).eager
+        case 1: LazyList(source.values).eagerSequence
         default: LazyList(iterator: source.values.makeIterator())
         }
     }

@@ -242,10 +242,10 @@ final class LazyListTests: LeakCheckedTestCase {
         XCTAssertEqual(list.first(passing: { tested += 1; return $0 > 0 }), 1)
         XCTAssertEqual(tested, 2, "a lazy list stops at the match")
         tested = 0
-        XCTAssertEqual(list.eager.first(passing: { tested += 1; return $0 > 0 }), 1)
+        XCTAssertEqual(list.eagerSequence.first(passing: { tested += 1; return $0 > 0 }), 1)
         XCTAssertEqual(tested, 3, "an eager list tests every element, as RAC's eager filter does")
         tested = 0
-        XCTAssertTrue(list.eager.any { tested += 1; return $0 == 0 })
+        XCTAssertTrue(list.eagerSequence.any { tested += 1; return $0 == 0 })
         XCTAssertEqual(tested, 3)
     }
 
@@ -255,13 +255,13 @@ final class LazyListTests: LeakCheckedTestCase {
         let heads = Counter()
         let tails = Counter()
         let lazy = LazyList(head: { heads.increment(); return 0 }, tail: { tails.increment(); return .return(1) })
-        let eager = lazy.eager
+        let eager = lazy.eagerSequence
         XCTAssertEqual(heads.value, 1)
         XCTAssertEqual(tails.value, 1)
         XCTAssertTrue(eager.isEager)
         XCTAssertFalse(lazy.isEager)
         XCTAssertEqual(eager.array, [0, 1])
-        XCTAssertTrue(eager.eager === eager)
+        XCTAssertTrue(eager.eagerSequence === eager)
     }
 
     func testEagerAndLazy_asTheSeedsExampleShows() {
@@ -269,7 +269,7 @@ final class LazyListTests: LeakCheckedTestCase {
         let lazyCalls = Counter()
         let eagerCalls = Counter()
         let lazy = LazyList(values).map { _ in lazyCalls.increment(); return 101 }
-        let eager = LazyList(values).eager.map { _ in eagerCalls.increment(); return 100 }
+        let eager = LazyList(values).eagerSequence.map { _ in eagerCalls.increment(); return 100 }
         XCTAssertEqual(eagerCalls.value, 5, "an eager list's map runs at once")
         XCTAssertEqual(lazyCalls.value, 0, "a lazy list's map waits")
         XCTAssertTrue(eager.isEager)
@@ -280,7 +280,7 @@ final class LazyListTests: LeakCheckedTestCase {
     }
 
     func testEager_operatorsDerivedFromBindStayEager_zipStaysLazy() {
-        let eager = LazyList([1, 2, 3]).eager
+        let eager = LazyList([1, 2, 3]).eagerSequence
         let calls = Counter()
         let counted: @Sendable (Int) -> Bool = { _ in calls.increment(); return true }
         XCTAssertTrue(eager.filter(counted).isEager)
@@ -296,20 +296,20 @@ final class LazyListTests: LeakCheckedTestCase {
     }
 
     func testLazy_ofAnEagerListWaitsAgain() {
-        let eager = LazyList([1, 2, 3]).eager
-        let lazy = eager.lazy
+        let eager = LazyList([1, 2, 3]).eagerSequence
+        let lazy = eager.lazySequence
         XCTAssertFalse(lazy.isEager)
         let calls = Counter()
         let mapped = lazy.map { value -> Int in calls.increment(); return value }
         XCTAssertEqual(calls.value, 0)
         XCTAssertEqual(mapped.array, [1, 2, 3])
         let plain = LazyList([1])
-        XCTAssertTrue(plain.lazy === plain)
+        XCTAssertTrue(plain.lazySequence === plain)
     }
 
     func testEagerFoldRight_computesItsRestAtOnce() {
         let calls = Counter()
-        _ = LazyList([1, 2, 3]).eager.foldRight(0) { value, _ in calls.increment(); return value }
+        _ = LazyList([1, 2, 3]).eagerSequence.foldRight(0) { value, _ in calls.increment(); return value }
         XCTAssertEqual(calls.value, 3)
         calls.decrement(); calls.decrement(); calls.decrement()
         _ = LazyList([1, 2, 3]).foldRight(0) { value, _ in calls.increment(); return value }

@@ -20,7 +20,7 @@ final class OperatorTests: LeakCheckedTestCase {
             XCTAssertEqual(list(LazyList(input)).array, array(input), "\(name) of \(input)", file: file, line: line)
             // The same through an iterator-backed list and an eager list.
             XCTAssertEqual(list(LazyList(iterator: input.makeIterator())).array, array(input), "\(name) of \(input), from an iterator", file: file, line: line)
-            XCTAssertEqual(list(LazyList(input).eager).array, array(input), "\(name) of eager \(input)", file: file, line: line)
+            XCTAssertEqual(list(LazyList(input).eagerSequence).array, array(input), "\(name) of eager \(input)", file: file, line: line)
         }
     }
 

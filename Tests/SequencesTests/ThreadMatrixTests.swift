@@ -35,8 +35,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
     func testSignalsOfEagerAndFoldedLists() {
         let done: [Event<Int, Never>] = [.next(1), .next(2), .next(3), .completed]
         assertMatrix([
-            row("LazyList.eager.signal(on: .immediate)", { _ in LazyList([1, 2, 3]).eager.signal(on: .immediate) }, sync: done, hot: done),
-            row("LazyList.eager.map.signal()", { _ in LazyList([0, 1, 2]).eager.map { $0 + 1 }.signal() }, sync: done, hot: done),
+            row("LazyList.eagerSequence.signal(on: .immediate)", { _ in LazyList([1, 2, 3]).eagerSequence.signal(on: .immediate) }, sync: done, hot: done),
+            row("LazyList.eagerSequence.map.signal()", { _ in LazyList([0, 1, 2]).eagerSequence.map { $0 + 1 }.signal() }, sync: done, hot: done),
             row("a list that foldLeft concatenates, signal(on: .immediate)", { _ in
                 LazyList([1, 2, 3]).foldLeft(LazyList<Int>.empty) { list, value in list.concat(.return(value)) }.signal(on: .immediate)
             }, sync: done, hot: done),
@@ -44,7 +44,7 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 LazyList([1, 2, 3]).foldRight(LazyList<Int>.empty) { value, rest in LazyList(head: { value }, tail: { rest.head! }) }.signal()
             }, sync: done, hot: done),
             row("a list that foldRight builds from an eager list, signal(on: background)", { _ in
-                LazyList([1, 2, 3]).eager.foldRight(LazyList<Int>.empty) { value, rest in LazyList(head: { value }, tail: { rest.head! }) }
+                LazyList([1, 2, 3]).eagerSequence.foldRight(LazyList<Int>.empty) { value, rest in LazyList(head: { value }, tail: { rest.head! }) }
                     .signal(on: Scheduler.background())
             }, sync: done, hot: done),
         ].map { $0.inRounds(ThreadMatrix.lightRounds) })

@@ -91,7 +91,7 @@ final class WalkReleaseTests: LeakCheckedTestCase {
 
     func testEager() {
         let probe = Probe(size)
-        let eager = probe.list().eager
+        let eager = probe.list().eagerSequence
         XCTAssertTrue(eager.isEager)
         probe.assertFirstNodeReleasedBeforeTheEnd()
     }
@@ -160,7 +160,7 @@ final class WalkReleaseTests: LeakCheckedTestCase {
         XCTAssertTrue(list.any { $0.value == 999 })
         XCTAssertEqual(list.first(passing: { $0.value == 500 })?.value, 500)
         XCTAssertTrue(list == list.map { $0 })
-        XCTAssertEqual(list.eager.array.map(\.value), values)
+        XCTAssertEqual(list.eagerSequence.array.map(\.value), values)
         var walked = 0
         for token in list { walked += token.value }
         XCTAssertEqual(walked, values.reduce(0, +))

@@ -71,7 +71,7 @@ final class Swift6ModeTests: LeakCheckedTestCase {
     }
 
     func testAsyncSequence_signalOfAStream() async {
-        let pages = await Network.pages.collect()
+        let pages = await Network.pages.allValues()
         XCTAssertEqual(pages, [1, 2, 3])
     }
 

@@ -35,7 +35,7 @@ enum LoadError: Error, Equatable {
 
     /// Awaits the first title; a failure is thrown as its own type.
     func firstTitle(of profile: Signal<String, LoadError>) async throws(LoadError) -> String? {
-        try await profile.first()
+        try await profile.firstValue()
     }
 
     /// Shows only the newest progress the loop has not caught up with; a failure is thrown typed.

@@ -3,7 +3,7 @@ extension LazyList {
     /// the other.
     ///
     /// `makeBinding` runs once, when `bind` is called; the block it returns runs once per element,
-    /// when the result is pulled that far (an ``eager`` list runs it at once for every element).
+    /// when the result is pulled that far (an ``eagerSequence`` list runs it at once for every element).
     /// The block ends the result by returning `nil`, or by setting its `stop` argument: then the
     /// list it returned is the last.
     ///

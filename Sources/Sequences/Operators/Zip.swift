@@ -5,7 +5,7 @@ extension LazyList {
     /// LazyList(["a", "b", "c"]).zip(with: LazyList(1...)).array   // [("a", 1), ("b", 2), ("c", 3)]
     /// ```
     ///
-    /// Lazy even on an ``eager`` list, as in RAC 2.5.
+    /// Lazy even on an ``eagerSequence`` list, as in RAC 2.5.
     ///
     /// RAC 2.5: `-zipWith:`.
     public func zip<U>(with other: LazyList<U>) -> LazyList<(Element, U)> {

@@ -1,6 +1,6 @@
 import Disposables
 
-/// One awaited answer from a subscription, for `await first()` and `await collect()`: the
+/// One awaited answer from a subscription, for `await firstValue()` and `await allValues()`: the
 /// values fold into `running` under the lock, and the first of the terminal event, the fold's own
 /// decision to stop, and cancellation settles the outcome.
 ///

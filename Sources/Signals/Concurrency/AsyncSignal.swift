@@ -5,7 +5,7 @@ import Disposables
 // cancels that task, and the task's end completes or fails the signal. Nothing is sent after
 // disposal, even by work that ignores cancellation and goes on.
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// A signal that sends the elements of `sequence`, then completes when it ends, or fails with
     /// the error it throws.
     ///

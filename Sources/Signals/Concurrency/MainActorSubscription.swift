@@ -1,6 +1,6 @@
 import Disposables
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// Subscribes with `@MainActor` closures: each value, the error and completion is delivered
     /// on the main actor, in the order the source sent them.
     ///

@@ -101,9 +101,9 @@ public struct SignalValues<Value, Failure: Error>: AsyncSequence {
     }
 }
 
-extension SignalValues: Sendable {}
+extension SignalValues: Sendable where Value: Sendable {}
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// The signal's values as an `AsyncSequence` that buffers every value (see ``SignalValues``).
     ///
     /// ```swift

@@ -2,7 +2,7 @@ import Foundation
 import Schedulers
 import Synchronization
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// Sends every event on `scheduler`: each value, the error and completion is scheduled on it
     /// separately, in the order the source sent them.
     ///

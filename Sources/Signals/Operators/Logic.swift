@@ -25,10 +25,7 @@ extension Signal where Value == [Bool] {
     ///
     /// RAC 2.5: `-and`.
     public func and() -> Signal<Bool, Failure> {
-        map { values in
-            checkInput(!values.isEmpty, "and() needs at least one value in each array, got []")
-            return !values.contains(false)
-        }.named(derivedName("-and"))
+        map { values in !booleans(of: values, for: "and()").contains(false) }.named(derivedName("-and"))
     }
 
     /// Sends, for each array, whether any of its values is `true`.
@@ -41,10 +38,7 @@ extension Signal where Value == [Bool] {
     ///
     /// RAC 2.5: `-or`.
     public func or() -> Signal<Bool, Failure> {
-        map { values in
-            checkInput(!values.isEmpty, "or() needs at least one value in each array, got []")
-            return values.contains(true)
-        }.named(derivedName("-or"))
+        map { values in booleans(of: values, for: "or()").contains(true) }.named(derivedName("-or"))
     }
 }
 
@@ -78,9 +72,16 @@ extension Signal where Value == Tuple {
     }
 }
 
-/// The values of `tuple` as `Bool`s; stops the program with a message naming `operatorName` when
-/// the tuple is empty or holds anything else.
-private func booleans(of tuple: Tuple, for operatorName: String) -> [Bool] {
+/// `values`, for `and()` and `or()` of signals and lists; stops the program with a message naming
+/// `operatorName` when the array is empty.
+package func booleans(of values: [Bool], for operatorName: String) -> [Bool] {
+    checkInput(!values.isEmpty, "\(operatorName) needs at least one value in each array, got []")
+    return values
+}
+
+/// The values of `tuple` as `Bool`s, for `and()` and `or()` of signals and lists; stops the
+/// program with a message naming `operatorName` when the tuple is empty or holds anything else.
+package func booleans(of tuple: Tuple, for operatorName: String) -> [Bool] {
     checkInput(tuple.count > 0, "\(operatorName) needs at least one value in each tuple, got ()")
     return tuple.values.map { value in
         guard let boolean = value as? Bool else {

@@ -1,6 +1,6 @@
 import Schedulers
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// Subscribes to the source on `scheduler`: the source's work, such as a `Signal { }` block,
     /// runs there.
     ///

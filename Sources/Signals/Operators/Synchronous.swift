@@ -12,35 +12,47 @@ import Synchronization
 
 extension Signal {
     /// Subscribes, blocks the calling thread until the first value or the end, and returns that
-    /// value, or `nil` when the signal ends without one or fails.
+    /// value, or `nil` when the signal completes without one; throws the signal's error when it
+    /// fails first.
     ///
-    /// The subscription is disposed right after the first value. Blocking: deadlocks when the
-    /// signal needs the calling thread, such as calling it on the main thread for a signal that
-    /// delivers on the main queue.
+    /// The subscription is disposed right after the first value. For a `Signal<Value, Never>`
+    /// there is nothing to catch and no `try` to write; `try? signal.first()` gives RAC 2.5's `nil`
+    /// on error. Blocking: see <doc:ThreadingAndSchedulers#Blocking-for-a-result> for when it
+    /// deadlocks. On the main thread it never sees work queued for the main queue (a
+    /// `deliverOnMainThread()`, a `delay` on `Scheduler.main`, a `Command`): use
+    /// ``asynchronousFirst(default:timeout:)``, which runs the main run loop while it waits, or,
+    /// from async code, ``firstValue()``.
     ///
-    /// RAC 2.5: `-first`.
-    public func first() -> Value? {
-        if case let .success(value) = firstResult() { return value }
-        return nil
+    /// ```swift
+    /// let answer = Signal<Int, Never>.return(1).first()   // 1
+    /// let page = try request.first()                       // throws the request's error
+    /// ```
+    ///
+    /// RAC 2.5: `-first` (which returns `nil` on error; `-firstOrDefault:success:error:` gives the
+    /// error).
+    public func first() throws(Failure) -> Value? {
+        try firstResult().get()
     }
 
     /// Subscribes, blocks the calling thread until the first value or the end, and returns that
     /// value, or `defaultValue` when the signal ends without one or fails.
     ///
-    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
-    /// main thread for a signal that delivers on the main queue.
+    /// Blocking, as ``first()`` is: on the main thread it never sees work queued for the main
+    /// queue, and it deadlocks when the signal needs the calling thread.
     ///
     /// RAC 2.5: `-firstOrDefault:`.
     public func first(default defaultValue: Value) -> Value {
-        first() ?? defaultValue
+        if case let .success(value?) = firstResult() { return value }
+        return defaultValue
     }
 
     /// Subscribes, blocks the calling thread until the first value or the end, and returns the
     /// first value, `.success(nil)` when the signal completes without one, or the error.
     ///
-    /// The subscription is disposed right after the first value. Blocking: deadlocks when the
-    /// signal needs the calling thread, such as calling it on the main thread for a signal that
-    /// delivers on the main queue.
+    /// The subscription is disposed right after the first value. Blocking, as ``first()`` is: on
+    /// the main thread it never sees work queued for the main queue (use
+    /// ``asynchronousFirstResult(timeout:)`` there), and it deadlocks when the signal needs the
+    /// calling thread.
     ///
     /// RAC 2.5: `-firstOrDefault:success:error:`.
     public func firstResult() -> Result<Value?, Failure> {
@@ -53,8 +65,9 @@ extension Signal {
     /// Subscribes and blocks the calling thread until the signal ends; returns `.success` when it
     /// completes and the error when it fails. Values are ignored.
     ///
-    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
-    /// main thread for a signal that delivers on the main queue.
+    /// Blocking, as ``first()`` is: on the main thread it never sees work queued for the main
+    /// queue (use ``asynchronouslyWaitUntilCompleted(timeout:)`` there), and it deadlocks when the
+    /// signal needs the calling thread.
     ///
     /// RAC 2.5: `-waitUntilCompleted:`.
     public func waitUntilCompleted() -> Result<Void, Failure> {
@@ -65,23 +78,29 @@ extension Signal {
     }
 
     /// Subscribes, blocks the calling thread until the signal ends, and returns every value it
-    /// sent, or `nil` when it fails.
+    /// sent; throws the signal's error when it fails (the values before it are dropped).
     ///
-    /// Blocking: deadlocks when the signal needs the calling thread, such as calling it on the
-    /// main thread for a signal that delivers on the main queue. Never returns for a signal that
-    /// never ends.
+    /// For a `Signal<Value, Never>` there is nothing to catch and no `try` to write;
+    /// `try? signal.toArray()` gives RAC 2.5's `nil` on error. Blocking, as ``first()`` is: on the
+    /// main thread it never sees work queued for the main queue (use ``allValues()`` from async
+    /// code), it deadlocks when the signal needs the calling thread, and it never returns for a
+    /// signal that never ends.
     ///
-    /// RAC 2.5: `-toArray`.
-    public func toArray() -> [Value]? {
-        let outcome = Outcome<[Value]?>()
+    /// ```swift
+    /// let all = Signal<Int, Never>.return(1).concat(.return(2)).toArray()   // [1, 2]
+    /// ```
+    ///
+    /// RAC 2.5: `-toArray` (which returns `nil` on error).
+    public func toArray() throws(Failure) -> [Value] {
+        let outcome = Outcome<Result<[Value], Failure>>()
         let collected = Collected<Value>()
         let subscription = subscribe(
             next: { collected.values.append($0) },
-            error: { _ in outcome.fulfill(nil) },
-            completed: { outcome.fulfill(collected.values) }
+            error: { outcome.fulfill(.failure($0)) },
+            completed: { outcome.fulfill(.success(collected.values)) }
         )
         defer { subscription.dispose() }
-        return outcome.wait()
+        return try outcome.wait().get()
     }
 
     /// Subscribes and runs the current thread's run loop until the first value, the end, or

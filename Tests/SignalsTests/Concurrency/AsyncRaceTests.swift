@@ -96,7 +96,7 @@ final class AsyncRaceTests: LeakCheckedTestCase {
     func testRace_firstAgainstErrorCompletionAndCancellation() {
         raceConsumer("first()", consume: { signal in
             do {
-                return .values((try await signal.first()).map { [$0] } ?? [])
+                return .values((try await signal.firstValue()).map { [$0] } ?? [])
             } catch {
                 return .failed([])
             }
@@ -108,7 +108,7 @@ final class AsyncRaceTests: LeakCheckedTestCase {
     func testRace_collectAgainstErrorCompletionAndCancellation() {
         raceConsumer("collect()", consume: { signal in
             do {
-                return .values(try await signal.collect())
+                return .values(try await signal.allValues())
             } catch {
                 return .failed([])
             }

@@ -28,10 +28,10 @@ final class AsyncThreadMatrixTests: LeakCheckedTestCase {
                 })
             }, sync: [.next(10), .next(20), .next(30), .completed], hot: nil),
             row("Signal { await first() }", { source in
-                Signal { () async throws(TestError) -> Int in try await source.first() ?? 0 }
+                Signal { () async throws(TestError) -> Int in try await source.firstValue() ?? 0 }
             }, sync: [.next(1), .completed], hot: nil),
             row("Signal { await collect() }", { source in
-                Signal { () async throws(TestError) -> [Int] in try await source.collect() }
+                Signal { () async throws(TestError) -> [Int] in try await source.allValues() }
             }, sync: [.next([1, 2, 3]), .completed], hot: nil),
             row("Signal(values) of tryMap", { source in
                 Signal(source.tryMap { value throws(TestError) in

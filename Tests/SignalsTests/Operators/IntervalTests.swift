@@ -81,7 +81,7 @@ final class IntervalTests: LeakCheckedTestCase {
     func testInterval_onAQueueScheduler() {
         let scheduler = QueueScheduler(name: "interval test")
         let dates = Signal.interval(0.001, on: scheduler).take(3).toArray()
-        XCTAssertEqual(dates?.count, 3)
-        XCTAssertEqual(dates, dates?.sorted())
+        XCTAssertEqual(dates.count, 3)
+        XCTAssertEqual(dates, dates.sorted())
     }
 }

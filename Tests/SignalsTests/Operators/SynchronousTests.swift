@@ -6,11 +6,33 @@ import TestSupport
 import XCTest
 
 final class SynchronousTests: LeakCheckedTestCase {
-    func testFirst_returnsTheFirstValueOrNil() {
-        XCTAssertEqual(TestSource([1, 2]).signal.first(), 1)
-        XCTAssertNil(TestSource<Int>([]).signal.first())
-        XCTAssertNil(TestSource<Int>([], end: .error(.first)).signal.first())
-        XCTAssertEqual(TestSource([1], end: .error(.first)).signal.first(), 1)
+    func testFirst_returnsTheFirstValueOrNilAndThrowsTheError() {
+        XCTAssertEqual(try TestSource([1, 2]).signal.first(), 1)
+        XCTAssertNil(try TestSource<Int>([]).signal.first())
+        XCTAssertThrowsError(try TestSource<Int>([], end: .error(.first)).signal.first()) { error in
+            XCTAssertEqual(error as? TestError, .first)
+        }
+        XCTAssertEqual(try TestSource([1], end: .error(.first)).signal.first(), 1)
+        // RAC 2.5's nil on error.
+        XCTAssertNil(try? TestSource<Int>([], end: .error(.first)).signal.first())
+    }
+
+    func testFirst_throwsTheTypedFailure() {
+        do {
+            _ = try TestSource<Int>([], end: .error(.second)).signal.first()
+            XCTFail("first() did not throw")
+        } catch {
+            // `error` is a TestError here: typed throws, no cast.
+            XCTAssertEqual(error, .second)
+        }
+    }
+
+    func testFirstAndToArray_needNoTryForANeverFailingSignal() {
+        let numbers = Signal<Int, Never>.return(1).concat(.return(2))
+        let first: Int? = numbers.first()
+        let all: [Int] = numbers.toArray()
+        XCTAssertEqual(first, 1)
+        XCTAssertEqual(all, [1, 2])
     }
 
     func testFirstDefault_returnsTheDefaultWithoutAValue() {
@@ -29,13 +51,13 @@ final class SynchronousTests: LeakCheckedTestCase {
 
     func testFirst_disposesTheSourceAfterTheFirstValue() {
         let source = TestSource([1, 2, 3], end: nil)
-        XCTAssertEqual(source.signal.first(), 1)
+        XCTAssertEqual(try source.signal.first(), 1)
         XCTAssertEqual(source.disposals.value, 1)
     }
 
     func testFirst_waitsForASignalOnAnotherThread() {
         let scheduler = QueueScheduler(name: "first test")
-        XCTAssertEqual(TestSource([1, 2]).signal.deliver(on: scheduler).first(), 1)
+        XCTAssertEqual(try TestSource([1, 2]).signal.deliver(on: scheduler).first(), 1)
         XCTAssertEqual(TestSource<Int>([]).signal.deliver(on: scheduler).first(default: 5), 5)
         XCTAssertEqual(Signal.interval(0.001, on: scheduler).map { _ in 3 }.first(), 3)
     }
@@ -49,21 +71,28 @@ final class SynchronousTests: LeakCheckedTestCase {
         }
     }
 
-    func testToArray_returnsEveryValueOrNilOnError() {
+    func testToArray_returnsEveryValueOrThrowsTheError() {
         let scheduler = QueueScheduler(name: "toArray test")
-        XCTAssertEqual(TestSource([1, 2, 3]).signal.toArray(), [1, 2, 3])
-        XCTAssertEqual(TestSource([1, 2, 3]).signal.deliver(on: scheduler).toArray(), [1, 2, 3])
-        XCTAssertEqual(TestSource<Int>([]).signal.toArray(), [])
-        XCTAssertNil(TestSource([1], end: .error(.first)).signal.toArray())
+        XCTAssertEqual(try TestSource([1, 2, 3]).signal.toArray(), [1, 2, 3])
+        XCTAssertEqual(try TestSource([1, 2, 3]).signal.deliver(on: scheduler).toArray(), [1, 2, 3])
+        XCTAssertEqual(try TestSource<Int>([]).signal.toArray(), [])
+        XCTAssertThrowsError(try TestSource([1], end: .error(.first)).signal.toArray()) { error in
+            XCTAssertEqual(error as? TestError, .first)
+        }
+        XCTAssertThrowsError(try TestSource([1], end: .error(.second)).signal.deliver(on: scheduler).toArray()) { error in
+            XCTAssertEqual(error as? TestError, .second)
+        }
+        // RAC 2.5's nil on error.
+        XCTAssertNil(try? TestSource([1], end: .error(.first)).signal.toArray())
     }
 
     func testSynchronousForms_releaseTheSubscription() {
         let (_, first) = trackingLifetime { token in
-            TestSource([1], end: nil).signal.map { value -> Int in _ = token; return value }.first()
+            try? TestSource([1], end: nil).signal.map { value -> Int in _ = token; return value }.first()
         }
         XCTAssertFalse(first.isAlive)
         let (_, array) = trackingLifetime { token in
-            TestSource([1]).signal.map { value -> Int in _ = token; return value }.toArray()
+            try? TestSource([1]).signal.map { value -> Int in _ = token; return value }.toArray()
         }
         XCTAssertFalse(array.isAlive)
     }

@@ -81,7 +81,7 @@ final class AsyncBridgeMainActorRaceTests: LeakCheckedTestCase {
     func testReview_collectFromTheMainActorOfASourceDeliveredOnMainRaced() async {
         await raceOnTheMainActor("collect of deliver(on: .main)", deliveringOnMain: true) { signal in
             do {
-                return .values(try await signal.collect())
+                return .values(try await signal.allValues())
             } catch {
                 return .failed([])
             }

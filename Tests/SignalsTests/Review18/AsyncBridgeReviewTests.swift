@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Review of issue 18's async bridges (`values`, `Signal { async }`, `Signal(emitting:)`,
-/// `Signal(_ asyncSequence:)`, `await first()`, `await collect()`): a user trying to break them.
+/// `Signal(_ asyncSequence:)`, `await firstValue()`, `await allValues()`): a user trying to break them.
 final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     // MARK: values
 
@@ -131,9 +131,9 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
         XCTAssertEqual(last, count - 1)
     }
 
-    // MARK: first() and collect()
+    // MARK: firstValue() and allValues()
 
-    /// `first()` of a signal that sends synchronously for ever (`repeat`): the first value settles
+    /// `firstValue()` of a signal that sends synchronously for ever (`repeat`): the first value settles
     /// it and disposing stops the repetition.
     func testReview_firstOfASynchronousRepeatStops() async {
         let subscriptions = Counter()
@@ -143,29 +143,29 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
             subscriber.sendCompleted()
             return nil
         }.repeat()
-        let value = await withTimeout { await signal.first() }
+        let value = await withTimeout { await signal.firstValue() }
         XCTAssertEqual(value, .some(1))
         let settled = subscriptions.value
         try? await Task.sleep(nanoseconds: 50_000_000)
         XCTAssertEqual(subscriptions.value, settled, "the repetition goes on after first() returned")
     }
 
-    /// `first()` of a signal that never sends, cancelled from another task.
+    /// `firstValue()` of a signal that never sends, cancelled from another task.
     func testReview_firstOfANeverSignalCancelled() async {
-        let first = Task { await Signal<Int, Never>.never.first() }
+        let first = Task { await Signal<Int, Never>.never.firstValue() }
         try? await Task.sleep(nanoseconds: 20_000_000)
         first.cancel()
         let value = await withTimeout { await first.value }
         XCTAssertEqual(value, .some(nil))
     }
 
-    /// `collect()` of many values keeps them all, in order.
+    /// `allValues()` of many values keeps them all, in order.
     func testReview_collectManyValuesFromAnotherThread() async {
         let all = await Signal<Int, Never> { subscriber in
             for value in 0..<100_000 { subscriber.sendNext(value) }
             subscriber.sendCompleted()
             return nil
-        }.subscribe(on: .background()).collect()
+        }.subscribe(on: .background()).allValues()
         XCTAssertEqual(all.count, 100_000)
         XCTAssertEqual(all.last, 99_999)
     }
@@ -176,8 +176,8 @@ final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     /// priority" (it ran at the background subscription scheduler's until the fix).
     func testReview_emittingTaskRunsAtTheSubscribingTasksPriority() async {
         let priorities = Signal<TaskPriority, Never> { Task.currentPriority }
-        let high = await Task(priority: .high) { await priorities.first() }.value
-        let low = await Task(priority: .low) { await priorities.first() }.value
+        let high = await Task(priority: .high) { await priorities.firstValue() }.value
+        let low = await Task(priority: .low) { await priorities.firstValue() }.value
         XCTAssertEqual(high, .high)
         XCTAssertEqual(low, .low)
     }

@@ -1,13 +1,9 @@
-// The async twins of the blocking `first()` and of `collect()`: they suspend the task instead of
-// blocking a thread or making a signal.
-//
-// Overloads: in a synchronous context only the blocking `first()` and the operator `collect()`
-// exist. In an async context Swift prefers the async forms, so there `signal.first()` and
-// `signal.collect()` need `await`, and `signal.collect().map { … }` maps the awaited array. To
-// get the operator in an async context, say its type:
-// `let all: Signal<[Int], Never> = signal.collect()`, or `(signal.collect() as Signal).map { … }`.
+// The async forms of the blocking `first()` and `toArray()`: they suspend the task instead of
+// blocking a thread. Their names are their own, so that no async method shares its name with a
+// synchronous method or operator (an `await` before `signal.collect()` would otherwise pick the
+// operator in a synchronous context and only warn).
 
-extension Signal {
+extension Signal where Value: Sendable {
     /// Subscribes, suspends until the first value or the end, and returns that value, or `nil`
     /// when the signal completes without one or the task is cancelled.
     ///
@@ -15,15 +11,14 @@ extension Signal {
     /// cancelled (which returns at once, without throwing).
     ///
     /// ```swift
-    /// let answer = await numbers.first()   // 1
+    /// let answer = await numbers.firstValue()   // 1
     /// ```
     ///
     /// - Returns: The first value, or `nil`.
     /// - Throws: The signal's error, when it fails before sending a value.
     ///
-    /// RAC 2.5: `-first`, which blocks; this one suspends. In an async context it takes the
-    /// place of the blocking form, which there needs `await`.
-    public func first() async throws(Failure) -> Value? {
+    /// RAC 2.5: `-first`, which blocks; this one suspends. The blocking form is ``first()``.
+    public func firstValue() async throws(Failure) -> Value? {
         let outcome = AsyncOutcome<Value, Failure, Value?>(nil) { first, value in
             first = value
             return true
@@ -38,16 +33,15 @@ extension Signal {
     /// with the values that had arrived.
     ///
     /// ```swift
-    /// let all = await numbers.collect()   // [1, 2, 3]
+    /// let all = await numbers.allValues()   // [1, 2, 3]
     /// ```
     ///
     /// - Returns: The values, `[]` when it completes without one.
     /// - Throws: The signal's error, when it fails; the values before it are dropped.
     ///
-    /// RAC 2.5: `-toArray`, which blocks; this one suspends. In an async context it is chosen
-    /// over the operator `collect()` (which makes a `Signal<[Value], Failure>`): give the
-    /// result a `Signal` type to get the operator there.
-    public func collect() async throws(Failure) -> [Value] {
+    /// RAC 2.5: `-toArray`, which blocks; this one suspends. The blocking form is ``toArray()``;
+    /// the operator ``collect()`` makes a signal that sends the array instead.
+    public func allValues() async throws(Failure) -> [Value] {
         let outcome = AsyncOutcome<Value, Failure, [Value]>([]) { values, value in
             values.append(value)
             return false

@@ -4,14 +4,14 @@ import Signals
 import TestSupport
 import XCTest
 
-/// `await first()` and `await collect()`: results, errors, cancellation, and which overload each
+/// `await firstValue()` and `await allValues()`: results, errors, cancellation, and which form each
 /// common call shape picks.
-final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
-    // MARK: first()
+final class FirstValueAndAllValuesTests: LeakCheckedTestCase {
+    // MARK: firstValue()
 
     func testFirst_returnsTheFirstValueAndDisposes() async {
         let source = HandFedSource<Never>()
-        let first = Task { await source.signal.first() }
+        let first = Task { await source.signal.firstValue() }
         let subscribed = await eventually { source.subscriptions.value == 1 }
         XCTAssertTrue(subscribed)
         onAPlainThread {
@@ -25,18 +25,18 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
     }
 
     func testFirst_ofASynchronousSignal() async {
-        let value = await synchronousSignal([5, 6], end: Event<Int, Never>.completed).first()
+        let value = await synchronousSignal([5, 6], end: Event<Int, Never>.completed).firstValue()
         XCTAssertEqual(value, 5)
     }
 
     func testFirst_isNilWhenTheSignalCompletesEmpty() async {
-        let value = await Signal<Int, Never>.empty.first()
+        let value = await Signal<Int, Never>.empty.firstValue()
         XCTAssertNil(value)
     }
 
     func testFirst_throwsTheTypedError() async {
         do {
-            let value = try await Signal<Int, TestError>.error(.second).first()
+            let value = try await Signal<Int, TestError>.error(.second).firstValue()
             XCTFail("returned \(String(describing: value))")
         } catch {
             XCTAssertEqual(error, .second)
@@ -45,7 +45,7 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
 
     func testFirst_cancellationDisposesAndReturnsNil() async {
         let source = HandFedSource<TestError>()
-        let first = Task { try await source.signal.first() }
+        let first = Task { try await source.signal.firstValue() }
         let subscribed = await eventually { source.subscriptions.value == 1 }
         XCTAssertTrue(subscribed)
         first.cancel()
@@ -64,17 +64,17 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
             source.input.sendNext(3)
         }
         sender.start()
-        let value = await source.signal.first()
+        let value = await source.signal.firstValue()
         XCTAssertTrue(Thread.isMainThread)
         XCTAssertEqual(value, 3)
         XCTAssertEqual(source.disposals.value, 1)
     }
 
-    // MARK: collect()
+    // MARK: allValues()
 
     func testCollect_returnsEveryValueAtCompletion() async {
         let source = HandFedSource<Never>()
-        let all = Task { await source.signal.collect() }
+        let all = Task { await source.signal.allValues() }
         let subscribed = await eventually { source.subscriptions.value == 1 }
         XCTAssertTrue(subscribed)
         onAPlainThread {
@@ -88,13 +88,13 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
     }
 
     func testCollect_ofAnEmptySignalIsEmpty() async {
-        let values = await Signal<Int, Never>.empty.collect()
+        let values = await Signal<Int, Never>.empty.allValues()
         XCTAssertEqual(values, [])
     }
 
     func testCollect_throwsTheTypedError() async {
         do {
-            let values = try await synchronousSignal([1, 2], end: .error(TestError.first)).collect()
+            let values = try await synchronousSignal([1, 2], end: .error(TestError.first)).allValues()
             XCTFail("returned \(values)")
         } catch {
             XCTAssertEqual(error, .first)
@@ -103,7 +103,7 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
 
     func testCollect_cancellationDisposesAndReturnsWhatArrived() async {
         let source = HandFedSource<TestError>()
-        let all = Task { try await source.signal.collect() }
+        let all = Task { try await source.signal.allValues() }
         let subscribed = await eventually { source.subscriptions.value == 1 }
         XCTAssertTrue(subscribed)
         // A pipe delivers on the sending thread: both are collected when this returns.
@@ -118,35 +118,35 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
 
     @MainActor
     func testCollect_onTheMainActorOfASynchronousSignal() async {
-        let values = await synchronousSignal([1, 2, 3], end: Event<Int, Never>.completed).collect()
+        let values = await synchronousSignal([1, 2, 3], end: Event<Int, Never>.completed).allValues()
         XCTAssertTrue(Thread.isMainThread)
         XCTAssertEqual(values, [1, 2, 3])
     }
 
-    // MARK: Overloads
+    // MARK: Names
 
-    /// In an async context the async forms win; a `Signal` type picks the operator.
-    func testOverloads_inAnAsyncContext() async {
+    /// The async forms have names of their own: in an async context `collect()` is still the
+    /// operator and `first()` still the blocking form, with no annotation needed.
+    func testNames_asyncFormsDoNotShareTheOperatorsNames() async {
         let numbers = synchronousSignal([1, 2, 3], end: Event<Int, Never>.completed)
-        let first = await numbers.first()
+        let first = await numbers.firstValue()
         XCTAssertEqual(first, 1)
-        let array = await numbers.collect()
+        let array = await numbers.allValues()
         XCTAssertEqual(array, [1, 2, 3])
         // `map` of the awaited array.
-        let counted = await numbers.collect().map { $0 * 10 }
+        let counted = await numbers.allValues().map { $0 * 10 }
         XCTAssertEqual(counted, [10, 20, 30])
-        // The operator, by its type.
-        let operatorForm: Signal<[Int], Never> = numbers.collect()
-        let mapped = (numbers.collect() as Signal).map(\.count)
-        let collected = await operatorForm.first()
-        XCTAssertEqual(collected, [1, 2, 3])
-        let count = await mapped.first()
+        // The operator, without saying its type, in an async function.
+        let mapped = numbers.collect().map(\.count)
+        let count = await mapped.firstValue()
         XCTAssertEqual(count, 3)
+        // The blocking form, in an async function (the signal is synchronous, so nothing waits).
+        let blocking: Int? = numbers.first()
+        XCTAssertEqual(blocking, 1)
     }
 
-    /// In a synchronous context the blocking `first()` and the operator `collect()` are the only
-    /// candidates, as before.
-    func testOverloads_inASynchronousContext() {
+    /// In a synchronous context the blocking `first()` and the operator `collect()`.
+    func testNames_inASynchronousContext() {
         let numbers = synchronousSignal([1, 2, 3], end: Event<Int, Never>.completed)
         let first = numbers.first()
         XCTAssertEqual(first, 1)
@@ -176,11 +176,11 @@ final class AsyncFirstAndCollectTests: LeakCheckedTestCase {
         XCTAssertTrue(type(of: fromStream) == Signal<Int, Never>.self)
         XCTAssertTrue(type(of: throwingWork) == Signal<Int, TestError>.self)
         let results = [
-            await created.first(), await createdShorthand.first(), await work.first(),
-            await asyncWork.first(), await fromStream.first(), await emitting.first(),
+            await created.firstValue(), await createdShorthand.firstValue(), await work.firstValue(),
+            await asyncWork.firstValue(), await fromStream.firstValue(), await emitting.firstValue(),
         ]
         XCTAssertEqual(results, [1, 2, 3, 4, 6, 7])
-        let five = try? await throwingWork.first()
+        let five = try? await throwingWork.firstValue()
         XCTAssertEqual(five, 5)
         let subscription = never.subscribe(next: { _ in XCTFail("never sent a value") })
         subscription.dispose()
