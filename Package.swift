@@ -48,7 +48,9 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: modules.map { .target(name: $0.name) },
-            path: "Benchmarks"
+            path: "Benchmarks",
+            // What the scenarios measure and how to read the figures, beside the code.
+            exclude: ["README.md"]
         ),
     ],
     swiftLanguageModes: [.v6]
