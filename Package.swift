@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // ReactiveCocoa 2.5's model of streams of values over time, as small layered Swift modules.
-// Dependencies point one way only (see DESIGN.md):
+// Dependencies point one way only (CONTRIBUTING.md, "Module layering"):
 //   Tuples, Disposables <- Schedulers <- Signals <- Sequences, Subjects <- Command
 import PackageDescription
 
