@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // ReactiveCocoa 2.5's model of streams of values over time, as small layered Swift modules.
-// Dependencies point one way only (see DESIGN.md):
+// Dependencies point one way only (CONTRIBUTING.md, "Module layering"):
 //   Tuples, Disposables <- Schedulers <- Signals <- Sequences, Subjects <- Command
 import PackageDescription
 
@@ -60,7 +60,9 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: modules.map { .target(name: $0.name) },
-            path: "Benchmarks"
+            path: "Benchmarks",
+            // What the scenarios measure and how to read the figures, beside the code.
+            exclude: ["README.md"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 /// Hands `value` back through a call the optimizer cannot see into.
 ///
 /// Baselines pass their closures through it so that each stage stays a real call, as it is in the
-/// library, instead of being fused into one loop (BENCHMARKS.md, "The baseline").
+/// library, instead of being fused into one loop (Benchmarks/README.md, "The baselines").
 @inline(never) @_optimize(none)
 func opaque<T>(_ value: T) -> T {
     value

@@ -5,7 +5,7 @@ import Signals
 
 /// The lists' baseline: a hand-written, single-threaded memoising list of `Int`s. A node holds its
 /// thunk until it is evaluated, then its head and tail; a long evaluated chain is released in a
-/// loop (BENCHMARKS.md).
+/// loop.
 private final class MemoList {
     private var thunk: (() -> (Int, MemoList)?)?
     private var cell: (head: Int, tail: MemoList)?

@@ -93,7 +93,9 @@ private final class BaselineSubscriberList {
 // thread subscribes and disposes `cycles` times, timing each `dispose()` on its own; a third thread
 // samples the resident size. Ours is a `Subject<Int, Never>`; the baseline a dictionary of closures
 // under a `Mutex`, whose producer copies the closures under the lock and calls them outside it.
-// (Its dispose only removes; ours also waits for the disposed subscriber's callback under way.)
+// Neither dispose waits for a callback under way: the baseline's removes the closure under the
+// lock; ours marks the member disposed and takes it out of the subject's list, or leaves that to
+// the producer if it is walking the list at that moment.
 // On Linux with two processors or more the producer and the disposing thread are pinned to two
 // different ones, so that they really run at once every run (BENCHMARKS_FLOOD_UNPINNED=1 leaves
 // them to the scheduler, which on a busy two-processor machine often runs them by turns).
