@@ -99,7 +99,8 @@ final class ReadmeTests: LeakCheckedTestCase {
             .filter { $0.isMultiple(of: 2) }
             .map { $0 * 10 }
             .subscribe(next: { value in received.withLock { $0.append(value) } })
-        // received: [20, 40]
+        // received: [20, 40] on the main thread, before `subscribe` returns. From a task, the signal's
+        // block runs on a background scheduler: there, `await numbers.filter { … }.map { … }.allValues()`.
 
         let (clicks, input) = Signal<String, Never>.pipe()
         let subscription = clicks.take(2).subscribe(next: { print("click on \($0)") })
@@ -116,6 +117,25 @@ final class ReadmeTests: LeakCheckedTestCase {
         let pair = Mutex<String>("")
         pairs.subscribeNext { letter, number in pair.withLock { $0 = "\(letter) \(number)" } }
         XCTAssertEqual(pair.withLock { $0 }, "a 1")
+    }
+
+    /// The first Signals example's comment: from a task the created signal's block runs on a
+    /// background scheduler, and awaiting the values gives them all.
+    func testSignals_fromATask() async {
+        let numbers = Signal<Int, Never> { subscriber in
+            for number in 1...5 { subscriber.sendNext(number) }
+            subscriber.sendCompleted()
+            return nil
+        }
+        let fromTask = await Task.detached {
+            let ranOn = Mutex<String?>(nil)
+            let values = await numbers
+                .doNext { _ in ranOn.withLock { $0 = Thread.isMainThread ? "main" : "background" } }
+                .filter { $0.isMultiple(of: 2) }.map { $0 * 10 }.allValues()
+            return (values, ranOn.withLock { $0 })
+        }.value
+        XCTAssertEqual(fromTask.0, [20, 40])
+        XCTAssertEqual(fromTask.1, "background")
     }
 
     func testSignalsDisposal() {
@@ -294,13 +314,37 @@ final class ReadmeTests: LeakCheckedTestCase {
         // seen: ["reactive", "cocoa"]
 
         let greeting = Signal<String, Never> { await Task.yield(); return "hello" }
-        let first = await greeting.firstValue()          // "hello"
-        let all = await words.allValues()             // ["reactive", "cocoa"]
+        let first = await greeting.firstValue()     // "hello"
+        let all = await words.allValues()           // ["reactive", "cocoa"]
         // End of README
 
         XCTAssertEqual(seen, ["reactive", "cocoa"])
         XCTAssertEqual(first, "hello")
         XCTAssertEqual(all, ["reactive", "cocoa"])
+    }
+
+    func testSwiftConcurrency_typedFailures() async throws {
+        let api = SearchAPI()
+        let query = "rac"
+        // README: Swift concurrency (typed failures)
+        let results = Signal { try await api.search(query) }            // Signal<[String], any Error>
+        let typed = Signal { () async throws(SearchError) -> [String] in  // Signal<[String], SearchError>
+            try await api.typedSearch(query)
+        }
+        let mapped = Signal { try await api.search(query) }.mapError { SearchError(underlying: $0) }
+        // End of README
+
+        XCTAssertTrue(type(of: results) == Signal<[String], any Error>.self)
+        XCTAssertTrue(type(of: typed) == Signal<[String], SearchError>.self)
+        XCTAssertTrue(type(of: mapped) == Signal<[String], SearchError>.self)
+        let found = try await results.allValues()
+        XCTAssertEqual(found, [["rac"]])
+        do {
+            _ = try await typed.firstValue()
+            XCTFail("typedSearch did not fail")
+        } catch {
+            XCTAssertEqual(error.reason, "offline")
+        }
     }
 
     @MainActor
@@ -379,13 +423,26 @@ final class ReadmeTests: LeakCheckedTestCase {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let tests = try String(contentsOf: here, encoding: .utf8)
         let testLines = Set(tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        // The command-line program is the example package's, which CI builds and runs.
+        let example = try String(
+            contentsOf: root.appendingPathComponent("Examples/CommandLineTool/Sources/CommandLineTool/main.swift"),
+            encoding: .utf8
+        )
+        let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        XCTAssertEqual(blocks.count, 14)
-        for block in blocks {
+        // The installation section's manifest is a package of its own: the example package
+        // depends on this one the same way, and CI builds it.
+        let manifests = blocks.filter { $0.hasPrefix("// swift-tools-version") }
+        XCTAssertEqual(manifests.count, 1)
+        XCTAssertEqual(blocks.count, 18)
+        for block in blocks where !block.hasPrefix("// swift-tools-version") {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.hasPrefix("import ") { continue }
-                XCTAssertTrue(testLines.contains(trimmed), "README line not compiled by ReadmeTests: \(trimmed)")
+                XCTAssertTrue(
+                    testLines.contains(trimmed) || exampleLines.contains(trimmed),
+                    "README line not compiled by ReadmeTests or the example package: \(trimmed)"
+                )
             }
         }
     }
@@ -405,6 +462,22 @@ final class ReadmeTests: LeakCheckedTestCase {
 
 actor Downloads {
     var finished: [String] = []
+}
+
+// For the README's Swift concurrency example: an API client whose search throws.
+struct SearchError: Error {
+    var reason = "offline"
+
+    init() {}
+
+    init(underlying: any Error) {
+        reason = "\(underlying)"
+    }
+}
+
+struct SearchAPI: Sendable {
+    func search(_ query: String) async throws -> [String] { [query] }
+    func typedSearch(_ query: String) async throws(SearchError) -> [String] { throw SearchError() }
 }
 
 // README: Binding (the declaration)
