@@ -22,7 +22,9 @@ import Subjects
 ///   whether or not anyone subscribes to what `execute` returns; nothing can cancel it.
 /// - **The main thread.** ``executionSignals``, ``errors`` and every change of ``executing`` and
 ///   ``enabled`` are delivered on the main queue (with `Scheduler.main` current), so the main
-///   queue must run (an app's run loop, `dispatchMain()`, or a test spinning `RunLoop.main`).
+///   queue must run (an app's run loop, `dispatchMain()`, or a command-line tool or a test
+///   spinning `RunLoop.main`, as the `asynchronous` blocking forms of `Signal` do while they
+///   wait).
 /// - **Release.** When the command is released, its four signals complete on the main queue and
 ///   the caller's enabled signal is disposed; executions still running carry on, for whoever
 ///   subscribed to them, and keep nothing of the command.

@@ -213,6 +213,16 @@ extension Scheduler {
 
     /// Runs blocks on the main dispatch queue.
     ///
+    /// Its blocks run only while something drains the main queue: an app's main run loop does. A
+    /// command-line tool or a server must run the main run loop itself (`RunLoop.main.run(…)`, or
+    /// an `asynchronous` blocking form of `Signal`, which runs it while it waits) or call
+    /// `dispatchMain()`; otherwise its blocks never run, and so neither does anything that waits on
+    /// this scheduler: `deliver(on: .main)`, `deliverOnMainThread()`, the main-actor forms, a
+    /// `Command`, and `delay` and `throttle` given no scheduler where their events come on the main
+    /// thread. On Linux, under `dispatchMain()` (and an `async` `main` or top-level `await`, which
+    /// use it), main-queue blocks run on a thread that is not the main thread: they still run one
+    /// at a time, as the main actor needs, but `Thread.isMainThread` is `false` in them.
+    ///
     /// RAC 2.5: `+mainThreadScheduler`.
     public static var main: Scheduler { QueueScheduler.mainQueue }
 

@@ -11,10 +11,13 @@ extension Signal where Value: Sendable {
     /// subscription and leaves delivery alone.
     /// Delivery is ``deliverOnMainThread()``'s: an event the source sends on the main thread, with
     /// no earlier event still waiting, is delivered at once; any other goes through the main
-    /// queue. Either way the closure runs on the main thread, which is the main actor's executor,
-    /// so it may read and write main-actor state directly. Disposing the returned disposable
-    /// cancels the events still waiting: no closure is called after `dispose()` returns on the
-    /// main actor.
+    /// queue. Either way the closure runs on the main actor's executor, so it may read and write
+    /// main-actor state directly. The main queue must run for events sent off the main thread: in
+    /// an app it does; a command-line tool or a server runs the main run loop itself (see
+    /// `Scheduler.main`, which also says why, on Linux under `dispatchMain()`, such closures run
+    /// on the main queue but not on the main thread). Disposing the returned disposable cancels
+    /// the events still waiting: no closure is called after `dispose()` returns on the main
+    /// actor.
     ///
     /// The names pair with ``deliverOnMainThread()``: that one moves the events of a signal to the
     /// main thread; this one subscribes where the callbacks are *isolated* to the main actor, so

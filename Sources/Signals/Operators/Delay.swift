@@ -39,6 +39,10 @@ extension Signal {
     /// ``delay(_:on:)``: measured on a monotonic clock, never ending when infinite, and stopping
     /// the program when negative or NaN.
     ///
+    /// On the main thread the current scheduler is `Scheduler.main`, so events sent there wait on
+    /// the main queue: a command-line tool or a server that does not run the main run loop never
+    /// gets them (see `Scheduler.main`); give it a scheduler with ``delay(_:on:)`` instead.
+    ///
     /// RAC 2.5: `-delay:`.
     public func delay(_ interval: TimeInterval) -> Signal {
         checkInterval(interval, of: "delay(_:)")

@@ -14,6 +14,9 @@ extension Signal where Value: Sendable {
     /// parsed.deliver(on: .main).subscribe(next: { label.text = $0 })
     /// ```
     ///
+    /// On `Scheduler.main`, the main queue must run for the events to arrive: in an app it does; a
+    /// command-line tool or a server runs the main run loop itself (see `Scheduler.main`).
+    ///
     /// RAC 2.5: `-deliverOn:`.
     public func deliver(on scheduler: Scheduler) -> Signal {
         Signal.serialized { output in
@@ -28,6 +31,12 @@ extension Signal where Value: Sendable {
     ///
     /// Unlike `deliver(on: .main)`, an event sent on the main thread is not put off to a later
     /// turn of the main queue. Disposal cancels the events still waiting.
+    ///
+    /// The main queue must run: in an app it does; a command-line tool or a server runs the main
+    /// run loop (see `Scheduler.main`), or the events sent off the main thread never arrive. On
+    /// Linux under `dispatchMain()` (or an `async` `main`), main-queue blocks run on a thread that
+    /// is not the main thread, so there the events arrive on the main queue, one at a time, but not
+    /// on the main thread.
     ///
     /// RAC 2.5: `-deliverOnMainThread`.
     public func deliverOnMainThread() -> Signal {

@@ -64,6 +64,10 @@ extension Signal {
     /// when infinite, and stopping the program when negative or NaN. This is RAC 2.5's
     /// `throttle`; RAC 4's (ReactiveSwift's) `throttle` is a rate limiter instead.
     ///
+    /// On the main thread the current scheduler is `Scheduler.main`, so values sent there wait on
+    /// the main queue: a command-line tool or a server that does not run the main run loop never
+    /// gets them (see `Scheduler.main`); give it a scheduler with ``throttle(_:on:)`` instead.
+    ///
     /// RAC 2.5: `-throttle:`.
     public func throttle(_ interval: TimeInterval) -> Signal {
         throttle(interval, valuesPassing: { _ in true }).named(derivedName("-throttle: \(interval)"))
@@ -77,6 +81,10 @@ extension Signal {
     /// waiting, if any; an error discards it and is sent at once. The interval is taken as in
     /// ``throttle(_:on:)``. This is RAC 2.5's `throttle`, a debounce; RAC 4's (ReactiveSwift's)
     /// `throttle` is a rate limiter instead.
+    ///
+    /// On the main thread the current scheduler is `Scheduler.main`, so values sent there wait on
+    /// the main queue: a command-line tool or a server that does not run the main run loop never
+    /// gets them (see `Scheduler.main`); give it a scheduler with ``throttle(_:on:)`` instead.
     ///
     /// RAC 2.5: `-throttle:valuesPassingTest:`.
     public func throttle(_ interval: TimeInterval, valuesPassing predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
