@@ -72,6 +72,8 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
                 box.list = LazyList(head: { box.list!.head! }, tail: { .empty })
                 _ = box.list!.head
             }),
+            ("LazyList.and of an empty array", "and() needs at least one value in each array, got []", { _ = LazyList([[Bool]()]).and().head }),
+            ("LazyList.or of a tuple with a hole", "or() needs a tuple of Bools, got ", { _ = LazyList([Tuple(false, nil)]).or().head }),
             ("blocks nest deeper than the stack", "LazyList: evaluating LazyList(head:tail:) nests more deeply than this thread's stack allows", {
                 onAPlainThread(stackSize: 256 * 1024) { _ = headsPullingHeads(1_000_000).head }
             }),

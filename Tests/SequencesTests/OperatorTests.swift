@@ -1,5 +1,6 @@
 import Sequences
 import TestSupport
+import Tuples
 import XCTest
 
 /// Every stream operator of `LazyList` against the same operation on a Swift `Array` (same
@@ -34,6 +35,28 @@ final class OperatorTests: LeakCheckedTestCase {
         check("filter", { $0.filter { $0.isMultiple(of: 2) } }, { $0.filter { $0.isMultiple(of: 2) } })
         check("filter none", { $0.filter { _ in false } }, { _ in [] })
         check("ignore", { $0.ignore(1) }, { $0.filter { $0 != 1 } })
+    }
+
+    func testIgnoreNil() {
+        check("ignoreNil", { $0.map { $0.isMultiple(of: 2) ? $0 : nil }.ignoreNil() }, { $0.filter { $0.isMultiple(of: 2) } })
+        check("ignoreNil of all nil", { $0.map { _ -> Int? in nil }.ignoreNil() }, { _ in [] })
+        // Eager in, eager out; lazy in, nothing evaluated until pulled.
+        XCTAssertTrue(LazyList([1, nil]).eagerSequence.ignoreNil().isEager)
+        let pulls = Counter()
+        let list = LazyList(1...).map { value -> Int? in pulls.increment(); return value > 2 ? value : nil }.ignoreNil()
+        XCTAssertEqual(pulls.value, 0)
+        XCTAssertEqual(list.head, 3)
+        XCTAssertEqual(pulls.value, 3)
+    }
+
+    func testLogic() {
+        XCTAssertEqual(LazyList([true, false]).not().array, [false, true])
+        XCTAssertEqual(LazyList([[true], [true, false], [false, false]]).and().array, [true, false, false])
+        XCTAssertEqual(LazyList([[true], [true, false], [false, false]]).or().array, [true, true, false])
+        XCTAssertEqual(LazyList([Tuple(true), Tuple(true, false)]).and().array, [true, false])
+        XCTAssertEqual(LazyList([Tuple(false), Tuple(true, false)]).or().array, [false, true])
+        // Lazy: an empty array (which stops the program) is not looked at until pulled.
+        XCTAssertEqual(LazyList([[true], []]).and().take(1).array, [true])
     }
 
     func testBindFamily() {
