@@ -48,10 +48,10 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
         ),
         .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
-        // Every check of bad input in the library, triggered from one place (issue "Bad input, collected").
+        // Every check of bad input in the library, triggered from one place.
         .testTarget(name: "BadInputCatalogTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
         // User code in the Swift 6 language mode, compiled with warnings as errors: the proof that
-        // the APIs need no escape hatch (issue 18).
+        // the APIs need no escape hatch.
         .testTarget(
             name: "Swift6ModeTests",
             dependencies: ["Disposables", "Schedulers", "Signals", "Subjects", "TestSupport"],

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// A serial queue scheduler runs blocks in the order of their dates, and blocks for the same date
-/// in the order they were scheduled, whatever the machine's load (issue 15, item 4).
+/// in the order they were scheduled, whatever the machine's load.
 final class QueueSchedulerOrderTests: LeakCheckedTestCase {
     func testQueueScheduler_blocksForOneDateRunInTheOrderScheduled() {
         assertBlocksForOneDateRunInTheOrderScheduled(QueueScheduler(name: "one-date"), rounds: 200)

@@ -24,7 +24,7 @@ private enum Context {
     @TaskLocal static var id: String?
 }
 
-/// Review of issue 18's `ActorScheduler`: reentrant actors, let go with blocks pending, disposal
+/// A hostile review of `ActorScheduler`: reentrant actors, let go with blocks pending, disposal
 /// from inside blocks.
 final class Review18ActorSchedulerTests: LeakCheckedTestCase {
     private func settle(_ scheduler: Scheduler) {

@@ -4,7 +4,7 @@ import Signals
 import TestSupport
 import XCTest
 
-/// The Sequences module's rows of the thread-context matrix (issue 15): the list-to-signal bridges
+/// The Sequences module's rows of the thread-context matrix: the list-to-signal bridges
 /// subscribed from every thread context, over both sources, disposed from another thread, inside
 /// their own callback, and let go of (see `ThreadMatrix` for what each round checks).
 ///

@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// The promises of delivery and disposal, each tried the way a hostile user would: one test per
-/// failure found in the core (issue 8), each reproducing it first.
+/// failure found in the core, each reproducing it first.
 final class GuaranteeTests: LeakCheckedTestCase {
     // MARK: 1. A deferred signal subscribed off a scheduler keeps its inner subscription.
 

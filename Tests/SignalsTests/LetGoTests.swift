@@ -7,7 +7,7 @@ import TestSupport
 import XCTest
 
 /// What happens when a hot signal's input is let go of while subscriptions to it are live, and
-/// while work for it is put off on another thread (issue 15, defects 1 to 3).
+/// while work for it is put off on another thread.
 final class LetGoTests: LeakCheckedTestCase {
     /// Defect 1: releasing a subscriber from inside `DeliveryContext.runDeferred` appended to the
     /// list of retired objects while that list was being emptied: a double free in every
@@ -114,7 +114,7 @@ final class LetGoTests: LeakCheckedTestCase {
     }
 }
 
-/// Found by trying to break the fixes above as a hostile user would (issue 15's review).
+/// Found by trying to break the fixes above as a hostile user would.
 final class LetGoReviewTests: LeakCheckedTestCase {
     /// Signals whose subscription held the hot signal it was subscribed to, through the list of
     /// the signals a concat still had to subscribe to.

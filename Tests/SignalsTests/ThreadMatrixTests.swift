@@ -230,7 +230,7 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("subscribe(on:)", { $0.subscribe(on: ThreadMatrix.queue) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
-            // delay keeps the source's order and drops nothing, whatever the dates (issue 15's D3).
+            // delay keeps the source's order and drops nothing, whatever the dates.
             row("delay(_:on:)", { $0.delay(0.000_1, on: ThreadMatrix.queue) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("delay(_:) on the current scheduler", { $0.delay(0.000_1) },

@@ -5,8 +5,7 @@ import TestSupport
 import XCTest
 
 /// Subscriptions through subjects and multicast connections to a pipe whose input, signal and
-/// disposable are let go of without a terminal event release what they captured (issue 15,
-/// defect 2).
+/// disposable are let go of without a terminal event release what they captured.
 final class SubjectLetGoTests: LeakCheckedTestCase {
     func testSubscriptionsThroughMulticasting_releaseWhatTheyCapturedWhenThePipeIsLetGoOf() {
         let forms: [(String, @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [

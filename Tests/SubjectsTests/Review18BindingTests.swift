@@ -6,7 +6,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// Review of issue 18's `ObservableValue` bindings.
+/// A hostile review of `ObservableValue`'s bindings.
 final class Review18BindingTests: LeakCheckedTestCase {
     /// Holds: many threads setting a bound cell; the follower ends on the source's last value, and
     /// sees the values in the order the source published them.

@@ -4,8 +4,8 @@ import Schedulers
 import Signals
 import Synchronization
 
-/// Where a matrix row is subscribed (and where its hot source sends): the thread contexts of
-/// issue 15.
+/// Where a matrix row is subscribed (and where its hot source sends): every thread context a
+/// user's code runs in.
 public enum MatrixContext: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The main thread, where `Scheduler.current` is `Scheduler.main`.
     case mainThread = "main thread"

@@ -4,7 +4,7 @@ import Schedulers
 import Signals
 import Synchronization
 
-/// The thread-context matrix of issue 15: every row (an operator, a subject, a multicast form…)
+/// The thread-context matrix: every row (an operator, a subject, a multicast form…)
 /// subscribed from every ``MatrixContext``, over a synchronous and a hot source, then ended in
 /// every ``MatrixMode``, for ``rounds`` rounds each (``blockingRounds`` in the blocking modes,
 /// and fewer in the others for a row that says so with ``MatrixRow/inRounds(_:)``).

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-/// Review of issue 18's async bridges (`values`, `Signal { async }`, `Signal(emitting:)`,
+/// A hostile review of the async bridges (`values`, `Signal { async }`, `Signal(emitting:)`,
 /// `Signal(_ asyncSequence:)`, `await firstValue()`, `await allValues()`): a user trying to break them.
 final class AsyncBridgeReviewTests: LeakCheckedTestCase {
     // MARK: values

@@ -5,7 +5,7 @@ import Signals
 import TestSupport
 import XCTest
 
-/// Review of issue 18's marble testing: edge cases a user hits.
+/// A hostile review of marble testing: edge cases a user hits.
 final class MarbleReviewTests: LeakCheckedTestCase {
     private let values: [Character: Int] = ["a": 1, "b": 2, "c": 3]
 
