@@ -87,3 +87,13 @@ func usageError(_ message: String, scenarioNames: [String]? = nil) -> Never {
     FileHandle.standardError.write(Data(text.utf8))
     exit(2)
 }
+
+/// The positive whole number in the environment variable `name`, or `nil` when it is not set; a
+/// value that is set but is not a positive whole number is a usage error.
+func environmentCount(_ name: String) -> Int? {
+    guard let text = ProcessInfo.processInfo.environment[name] else { return nil }
+    guard let value = Int(text), value > 0 else {
+        usageError("\(name) needs a positive whole number, got \"\(text)\"")
+    }
+    return value
+}

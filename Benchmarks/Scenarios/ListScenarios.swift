@@ -93,7 +93,7 @@ private struct ArrayDeque {
 /// How many elements `list.queue` starts with and then takes and pushes: 100,000, or
 /// `BENCHMARKS_QUEUE_LENGTH` (run it at 10,000 and 100,000: a queue whose takes and pushes cost a
 /// constant time has the same ns/op at both).
-private let queueLength = ProcessInfo.processInfo.environment["BENCHMARKS_QUEUE_LENGTH"].flatMap { Int($0) } ?? 100_000
+private let queueLength = environmentCount("BENCHMARKS_QUEUE_LENGTH") ?? 100_000
 
 func listScenarios() -> [Scenario] { [
     Scenario(

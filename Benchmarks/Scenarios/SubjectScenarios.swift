@@ -120,17 +120,13 @@ private final class BaselineSubscriberList {
 /// How many subscribe/dispose cycles each side does: 10,000, 2,000 with `--quick`, or
 /// `BENCHMARKS_FLOOD_CYCLES`.
 private func floodCycles(quick: Bool) -> Int {
-    environmentInteger("BENCHMARKS_FLOOD_CYCLES") ?? (quick ? 2_000 : 10_000)
-}
-
-private func environmentInteger(_ name: String) -> Int? {
-    ProcessInfo.processInfo.environment[name].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    environmentCount("BENCHMARKS_FLOOD_CYCLES") ?? (quick ? 2_000 : 10_000)
 }
 
 private func floodDispose(quick: Bool) -> Measurement {
     let cycles = floodCycles(quick: quick)
     let limits = (
-        ours: Double(environmentInteger("BENCHMARKS_FLOOD_TIME_LIMIT") ?? (quick ? 10 : 40)),
+        ours: Double(environmentCount("BENCHMARKS_FLOOD_TIME_LIMIT") ?? (quick ? 10 : 40)),
         baseline: quick ? 5.0 : 10.0
     )
     let memoryCap = floodMemoryCapKilobytes()
@@ -196,7 +192,7 @@ private func floodDispose(quick: Bool) -> Measurement {
 
 /// Half the available memory, at most 8 GiB, or `BENCHMARKS_FLOOD_MEMORY_CAP_MB`.
 private func floodMemoryCapKilobytes() -> Int {
-    if let megabytes = environmentInteger("BENCHMARKS_FLOOD_MEMORY_CAP_MB") { return megabytes * 1024 }
+    if let megabytes = environmentCount("BENCHMARKS_FLOOD_MEMORY_CAP_MB") { return megabytes * 1024 }
     let eightGiB = 8 * 1024 * 1024
     guard let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
           let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),

@@ -212,7 +212,7 @@ final class ExecuteTests: LeakCheckedTestCase {
         XCTAssertEqual(seen.values.dropFirst(2).sorted(), ["enabled false on main", "enabled true on main", "executing false on main", "executing true on main"])
     }
 
-    /// Issue 17: 8 threads executing a command that disallows concurrent execution, 1,000 times:
+    /// 8 threads executing a command that disallows concurrent execution, 1,000 times:
     /// the signal block runs once, and the 7 others fail with `notEnabled` without running it.
     func testExecute_racingThreadsStartOneExecution() {
         for round in 0..<1_000 {

@@ -101,7 +101,7 @@ final class LifetimeTests: LeakCheckedTestCase {
         XCTAssertTrue(spinMainRunLoop { !parts.anyAlive })
     }
 
-    /// Issue 17: a command released on one thread while another executes it: no crash, and
+    /// A command released on one thread while another executes it: no crash, and
     /// nothing left once the main queue has run.
     func testReleasedWhileExecutingFromAnotherThread() {
         var parts: [Parts] = []

@@ -5,7 +5,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// Issue 15's thread matrix for the Command module: a command's execution and its four signals,
+/// The thread matrix for the Command module: a command's execution and its four signals,
 /// subscribed from every thread context, over a synchronous and a hot source, then disposed from
 /// another thread, disposed inside a callback, and let go of.
 ///

@@ -6,7 +6,7 @@ import TestSupport
 import Tuples
 import XCTest
 
-/// Issue 15, build item 3: every public operator subscribed from every thread context, over a
+/// The thread matrix: every public operator subscribed from every thread context, over a
 /// synchronous and a hot source, then disposed from another thread, disposed inside its own
 /// callback, and let go of (see `ThreadMatrix` for what each round checks).
 ///
@@ -289,7 +289,7 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
         ])
     }
 
-    /// Issue 18: the main-actor subscription and the key-path binding, each wrapped in a created
+    /// The main-actor subscription and the key-path binding, each wrapped in a created
     /// signal that forwards what reaches its callbacks or its object.
     func testMainActorSubscriptionAndAssign() {
         assertMatrix([

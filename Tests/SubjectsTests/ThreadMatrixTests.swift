@@ -6,7 +6,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// Issue 15, build item 3, for the Subjects module: every subject kind, multicast form, channel
+/// The thread matrix for the Subjects module: every subject kind, multicast form, channel
 /// and `ObservableValue`, subscribed from every thread context, over a synchronous and a hot
 /// source, then disposed from another thread, disposed inside its own callback, and let go of
 /// (see `ThreadMatrix` for what each round checks).

@@ -4,7 +4,7 @@ import Schedulers
 import Signals
 import Synchronization
 
-extension LazyList {
+extension LazyList where Element: Sendable {
     /// A signal that sends the elements on a new background scheduler, one per scheduler step,
     /// then completes.
     ///

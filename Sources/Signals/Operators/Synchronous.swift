@@ -30,6 +30,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-first` (which returns `nil` on error; `-firstOrDefault:success:error:` gives the
     /// error).
+    @available(*, noasync, message: "blocks the thread; from async code use await firstValue()")
     public func first() throws(Failure) -> Value? {
         try firstResult().get()
     }
@@ -41,6 +42,7 @@ extension Signal {
     /// queue, and it deadlocks when the signal needs the calling thread.
     ///
     /// RAC 2.5: `-firstOrDefault:`.
+    @available(*, noasync, message: "blocks the thread; from async code use await firstValue()")
     public func first(default defaultValue: Value) -> Value {
         if case let .success(value?) = firstResult() { return value }
         return defaultValue
@@ -55,6 +57,7 @@ extension Signal {
     /// calling thread.
     ///
     /// RAC 2.5: `-firstOrDefault:success:error:`.
+    @available(*, noasync, message: "blocks the thread; from async code use await firstValue()")
     public func firstResult() -> Result<Value?, Failure> {
         let outcome = Outcome<Result<Value?, Failure>>()
         let subscription = subscribeFirst(outcome)
@@ -70,6 +73,7 @@ extension Signal {
     /// signal needs the calling thread.
     ///
     /// RAC 2.5: `-waitUntilCompleted:`.
+    @available(*, noasync, message: "blocks the thread; from async code use await allValues()")
     public func waitUntilCompleted() -> Result<Void, Failure> {
         let outcome = Outcome<Result<Void, Failure>>()
         let subscription = subscribeCompletion(outcome)
@@ -91,6 +95,7 @@ extension Signal {
     /// ```
     ///
     /// RAC 2.5: `-toArray` (which returns `nil` on error).
+    @available(*, noasync, message: "blocks the thread; from async code use await allValues()")
     public func toArray() throws(Failure) -> [Value] {
         let outcome = Outcome<Result<[Value], Failure>>()
         let collected = Collected<Value>()
@@ -131,6 +136,7 @@ extension Signal {
     /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
     /// `RACScheduler.mainThreadScheduler` and may be called on the main thread only (here any
     /// thread with a run loop).
+    @available(*, noasync, message: "blocks the thread; from async code use await firstValue()")
     public func asynchronousFirst(default defaultValue: Value, timeout: TimeInterval) -> Value {
         if case let .success(value?) = asynchronousFirstResult(timeout: timeout) { return value }
         return defaultValue
@@ -148,6 +154,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-asynchronousFirstOrDefault:success:error:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
+    @available(*, noasync, message: "blocks the thread; from async code use await firstValue()")
     public func asynchronousFirstResult(timeout: TimeInterval) -> Result<Value?, Failure> {
         checkInput(timeout >= 0, "asynchronousFirstResult(timeout:) needs a timeout of zero or more, got \(timeout)")
         let outcome = Outcome<Result<Value?, Failure>>(throughMainQueue: Thread.isMainThread)
@@ -168,6 +175,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-asynchronouslyWaitUntilCompleted:`, which delivers on
     /// `RACScheduler.mainThreadScheduler`, and whose timeout is an error instead.
+    @available(*, noasync, message: "blocks the thread; from async code use await allValues()")
     public func asynchronouslyWaitUntilCompleted(timeout: TimeInterval) -> Result<Void, Failure>? {
         checkInput(timeout >= 0, "asynchronouslyWaitUntilCompleted(timeout:) needs a timeout of zero or more, got \(timeout)")
         let outcome = Outcome<Result<Void, Failure>>(throughMainQueue: Thread.isMainThread)

@@ -229,12 +229,15 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
 extension SignalRecording {
     /// The recorded events, and the scheduler and date they are timed by.
     private final class Log: Sendable {
-        private weak let scheduler: TestScheduler?
+        /// Held weakly, so that a recording kept after its test does not keep the scheduler; under
+        /// the lock because a `Sendable` class may not have a `weak var` of its own (and `weak let`
+        /// needs a newer compiler than the package asks for).
+        private let scheduler: Lock<WeakScheduler>
         private let start: Date
         private let recorded = Lock<[Recorded<Value, Failure>]>([])
 
         init(scheduler: TestScheduler, start: Date) {
-            self.scheduler = scheduler
+            self.scheduler = Lock(WeakScheduler(scheduler: scheduler))
             self.start = start
         }
 
@@ -243,8 +246,13 @@ extension SignalRecording {
         }
 
         func append(_ event: Event<Value, Failure>) {
-            let time = scheduler.map { $0.now.timeIntervalSince(start) } ?? .nan
+            let time = scheduler.withLock { $0.scheduler }.map { $0.now.timeIntervalSince(start) } ?? .nan
             recorded.withLock { $0.append(Recorded(time: time, event: event)) }
         }
     }
+}
+
+/// A weak reference to a test scheduler.
+private struct WeakScheduler {
+    weak var scheduler: TestScheduler?
 }

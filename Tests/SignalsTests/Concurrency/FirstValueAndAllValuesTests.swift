@@ -126,7 +126,7 @@ final class FirstValueAndAllValuesTests: LeakCheckedTestCase {
     // MARK: Names
 
     /// The async forms have names of their own: in an async context `collect()` is still the
-    /// operator and `first()` still the blocking form, with no annotation needed.
+    /// operator, with no annotation needed (and the blocking `first()` is unavailable there).
     func testNames_asyncFormsDoNotShareTheOperatorsNames() async {
         let numbers = synchronousSignal([1, 2, 3], end: Event<Int, Never>.completed)
         let first = await numbers.firstValue()
@@ -140,9 +140,6 @@ final class FirstValueAndAllValuesTests: LeakCheckedTestCase {
         let mapped = numbers.collect().map(\.count)
         let count = await mapped.firstValue()
         XCTAssertEqual(count, 3)
-        // The blocking form, in an async function (the signal is synchronous, so nothing waits).
-        let blocking: Int? = numbers.first()
-        XCTAssertEqual(blocking, 1)
     }
 
     /// In a synchronous context the blocking `first()` and the operator `collect()`.

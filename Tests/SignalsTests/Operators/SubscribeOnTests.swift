@@ -72,7 +72,7 @@ final class SubscribeOnTests: LeakCheckedTestCase {
     }
 
     func testSubscribeOn_mainQueue_disposalInsideTheFirstValueStopsARepeatingSource() {
-        // Issue 15, item 5: the repeat loop ran on inside the main-queue block for ever.
+        // A regression: the repeat loop ran on inside the main-queue block for ever.
         let source = SelfLimitingSource()
         let values = Counter()
         let box = DisposableBox()

@@ -142,7 +142,7 @@ final class SynchronousTests: LeakCheckedTestCase {
     }
 
     func testAsynchronousFirst_onTheMainThreadRunsMainQueueWorkQueuedBeforeTheCall() {
-        // Issue 15, item 7: RAC 2.5 delivers the answer on the main thread scheduler, so what the
+        // RAC 2.5 delivers the answer on the main thread scheduler, so what the
         // main queue held before it has run, also for a signal that answers synchronously.
         for timeout in [1.0, 0] {
             let ran = Counter()

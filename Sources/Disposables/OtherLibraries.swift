@@ -1,0 +1,10 @@
+extension Disposable {
+    /// RxSwift's `disposed(by: bag)`. Here the bag is a ``CompoundDisposable``, and the
+    /// disposable is added to it: `bag.add(disposable)`; disposing the bag disposes it.
+    ///
+    /// Unavailable: it is here so that the compiler names the way to write it.
+    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable)")
+    public func disposed(by bag: CompoundDisposable) {
+        bag.add(self)
+    }
+}
