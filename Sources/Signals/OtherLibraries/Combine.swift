@@ -33,7 +33,7 @@ extension Signal {
         message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
     public func throttle(for interval: TimeInterval, scheduler: Scheduler, latest: Bool) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride: no counterpart here.
@@ -42,7 +42,7 @@ extension Signal {
         message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
     public func throttle(for interval: Duration, scheduler: Scheduler, latest: Bool) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// Combine's `delay(for:scheduler:)`: `delay(_:on:)` here.
@@ -121,7 +121,7 @@ extension Signal {
         receiveCancel: (@Sendable () -> Void)? = nil,
         receiveRequest: (@Sendable (Int) -> Void)? = nil
     ) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// Combine's `prefix(_:)`: `take(_:)` here.

@@ -18,6 +18,13 @@ import Schedulers
 // DocC leaves unavailable declarations out, so these comments are for readers of the source; the
 // article "Coming from RAC 2.5, ReactiveSwift, RxSwift or Combine" lists the spellings covered.
 
+/// The body of a stub that no one call of ours stands for (`share()`, a rate-limiting `throttle`):
+/// it never runs, since no code can call an unavailable declaration. Internal, so that no user
+/// sees it.
+func unreachableStubBody() -> Never {
+    fatalError("an unavailable stub was called")
+}
+
 extension Signal {
     /// ReactiveSwift's `debounce(_:on:)`: `throttle(_:on:)` here, RAC 2.5's `-throttle:`, which is
     /// a debounce.
@@ -115,7 +122,7 @@ extension Signal {
         message: "replayLazily() (module Subjects) keeps every value; to keep n, multicast(ReplaySubject(capacity: n)) and connect() on the first subscription"
     )
     public func replayLazily(upTo capacity: Int) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// ReactiveSwift's `on(starting:started:event:failed:completed:interrupted:terminated:disposed:value:)`:
@@ -136,7 +143,7 @@ extension Signal {
         disposed: (@Sendable () -> Void)? = nil,
         value: (@Sendable (Value) -> Void)? = nil
     ) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// ReactiveSwift's `start()`: `subscribe(next:error:completed:)` with no closures here.
@@ -222,7 +229,7 @@ extension Signal {
         message: "LazyList(values).signal() (module Sequences) sends the values of a collection, then completes"
     )
     public convenience init(values: [Value]) {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 }
 

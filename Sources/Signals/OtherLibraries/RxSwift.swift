@@ -31,7 +31,7 @@ extension Signal {
         message: "RxSwift's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
     )
     public func throttle(_ dueTime: TimeInterval, latest: Bool = true, scheduler: Scheduler) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `throttle(_:latest:scheduler:)` with a `DispatchTimeInterval`: no counterpart here.
@@ -40,7 +40,7 @@ extension Signal {
         message: "RxSwift's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
     )
     public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: Scheduler) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `delay(_:scheduler:)`: `delay(_:on:)` here.
@@ -59,14 +59,14 @@ extension Signal {
     /// `timeout(_:on:raising:)` to choose the error.
     @available(*, unavailable, renamed: "timeout(_:on:)")
     public func timeout(_ dueTime: TimeInterval, scheduler: Scheduler) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's and Combine's `timeout(_:scheduler:)` with a `DispatchTimeInterval` or a
     /// `.seconds(…)` stride: `timeout(_:on:)` here.
     @available(*, unavailable, renamed: "timeout(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
     public func timeout(_ dueTime: Duration, scheduler: Scheduler) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `observeOn(_:)` (RxSwift 5): `deliver(on:)` here.
@@ -142,7 +142,7 @@ extension Signal {
     )
     @discardableResult
     public func bind<Target: AnyObject>(to target: Target) -> Disposable {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `do(onNext:afterNext:onError:afterError:onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)`:
@@ -163,7 +163,7 @@ extension Signal {
         onSubscribed: (@Sendable () -> Void)? = nil,
         onDispose: (@Sendable () -> Void)? = nil
     ) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `ignoreElements()`: `ignoreValues()` here.
@@ -230,7 +230,7 @@ extension Signal {
         message: "share() is publish().autoconnect() here (module Subjects), which connects once and does not reconnect; replayLazily() also replays to late subscribers"
     )
     public func share() -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `share(replay:)`: module `Subjects`'s `multicast(ReplaySubject(capacity:))` then
@@ -240,7 +240,7 @@ extension Signal {
         message: "share(replay: n) is multicast(ReplaySubject(capacity: n)).autoconnect() here (module Subjects); replayLazily() keeps every value, replayLast() the latest"
     )
     public func share(replay: Int) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `asObservable()`: nothing to call here, where every signal is a `Signal`.
@@ -267,13 +267,13 @@ extension Signal {
     /// RxSwift's `Observable.of(_:)`: a `LazyList`'s `signal()` here (module `Sequences`).
     @available(*, unavailable, message: "LazyList([a, b, c]).signal() (module Sequences) sends the values, then completes")
     public static func of(_ elements: Value...) -> Signal {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `Observable.from(_:)`: a `LazyList`'s `signal()` here (module `Sequences`).
     @available(*, unavailable, message: "LazyList(elements).signal() (module Sequences) sends the values, then completes")
     public static func from<Elements: Sequence>(_ elements: Elements) -> Signal where Elements.Element == Value {
-        fatalError("unavailable")
+        unreachableStubBody()
     }
 
     /// RxSwift's `Observable.create(_:)`: `init(_:)`
