@@ -17,11 +17,11 @@ import XCTest
 /// name with a stub, and a user's `extension Signal` that calls `print`, `max` and the other
 /// global functions unqualified.
 ///
-/// One `swiftc -typecheck` run for all the spellings (a few seconds), started with `posix_spawn`
+/// One `swiftc -typecheck` run for all the spellings (under a second), started with `posix_spawn`
 /// (see `runChildProcess`). `swiftc` is the one named by `SWIFTC` or `SWIFT_EXEC`, else the one of
-/// the toolchain whose Swift runtime this process runs on, else the first on `PATH`. The modules are
-/// found next to the test binary (`<scratch path>/<configuration>/Modules`), so the check runs in
-/// every build CI makes: debug, release, ThreadSanitizer and AddressSanitizer.
+/// the toolchain whose Swift runtime this process runs on, else the first on `PATH`. The modules
+/// are found next to the test binary (`<scratch path>/<configuration>/Modules`), so the check runs
+/// in every build CI makes: debug, release, ThreadSanitizer and AddressSanitizer.
 final class OtherLibrariesNamesTests: XCTestCase {
     /// A peer's spelling, one statement, and the parts of the error it must draw.
     private struct Spelling {
@@ -57,7 +57,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
             scheduler: Scheduler,
             input: Subscriber<Int, Never>,
             failingInput: Subscriber<Int, any Error>,
-            subject: Subject<Int, Never>
+            subject: Subject<Int, Never>,
+            bag: CompoundDisposable
         ) {
         """
 
@@ -211,12 +212,14 @@ final class OtherLibrariesNamesTests: XCTestCase {
 
     /// Spellings with no stub, and the error they draw, which must not name a package-level
     /// declaration: Combine's `send(_:)` (a stub named `send` would hide the C library's socket
-    /// function inside subscriber types; the package's own `send(_:)` of a `Subscriber` was renamed,
-    /// as it showed as "inaccessible"), and RxSwift's `empty()` (a method cannot share the name of
-    /// the property `empty`).
+    /// function inside subscriber types; the package's own `send(_:)` of a `Subscriber` was
+    /// renamed, as it showed as "inaccessible"), RxSwift's `CompositeDisposable.count` (the
+    /// package's own `count` of a `CompoundDisposable` was renamed for the same reason), and
+    /// RxSwift's `empty()` (a method cannot share the name of the property `empty`).
     private static let unstubbed: [Spelling] = [
         Spelling(code: "input.send(1)", expected: ["has no member 'send'"]),
         Spelling(code: "subject.send(1)", expected: ["has no member 'send'"]),
+        Spelling(code: "_ = bag.count", expected: ["has no member 'count'"]),
         Spelling(code: "_ = Signal<Int, Never>.empty()", expected: ["cannot call value of non-function type"]),
     ]
 
@@ -256,9 +259,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
             import Subjects
 
             extension Signal {
-                // A user's extension calls the global functions unqualified: no stub may shadow them.
-                // (Not `zip`: the real `zip(with:)` and `Signal.zip(_:)` already hide the global one
-                // here, as any member of that base name would.)
+                // A user's extension calls the global functions unqualified: no stub may hide
+                // them. (Not `zip`: the real `zip(with:)` and `Signal.zip(_:)` already hide the
+                // global one here, as any member of that base name would.)
                 func userHelper() -> Int {
                     print("x")
                     debugPrint("y")

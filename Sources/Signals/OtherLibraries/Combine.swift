@@ -36,7 +36,8 @@ extension Signal {
         unreachableStubBody()
     }
 
-    /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride: no counterpart here.
+    /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride: no counterpart
+    /// here.
     @available(
         *, unavailable,
         message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
@@ -80,9 +81,9 @@ extension Signal {
         subscribe(next: receiveValue)
     }
 
-    /// Combine's `Subscribers.Completion`, for the `sink(receiveCompletion:receiveValue:)` stub: its
-    /// closure may then `switch` over `.finished` and `.failure(error)` and still get the stub's
-    /// message.
+    /// Combine's `Subscribers.Completion`, for the `sink(receiveCompletion:receiveValue:)` stub:
+    /// its closure may then `switch` over `.finished` and `.failure(error)` and still get the
+    /// stub's message.
     @available(*, unavailable)
     public enum _Completion {
         case finished
@@ -107,9 +108,9 @@ extension Signal {
         )
     }
 
-    /// Combine's `handleEvents(receiveSubscription:receiveOutput:receiveCompletion:receiveCancel:receiveRequest:)`:
-    /// one operator per event here, `doNext(_:)`, `doError(_:)`, `doCompleted(_:)` and
-    /// `initially(_:)`.
+    /// Combine's `handleEvents(…)`, with `receiveSubscription`, `receiveOutput`,
+    /// `receiveCompletion`, `receiveCancel` and `receiveRequest`: one operator per event here,
+    /// `doNext(_:)`, `doError(_:)`, `doCompleted(_:)` and `initially(_:)`.
     @available(
         *, unavailable,
         message: "one operator per event: handleEvents(receiveOutput:) is doNext(_:), receiveCompletion is doError(_:) and doCompleted(_:), receiveSubscription initially(_:); a cancel is silent"

@@ -125,9 +125,9 @@ extension Signal {
         unreachableStubBody()
     }
 
-    /// ReactiveSwift's `on(starting:started:event:failed:completed:interrupted:terminated:disposed:value:)`:
-    /// one operator per event here, `doNext(_:)`, `doError(_:)`, `doCompleted(_:)`,
-    /// `initially(_:)` and `finally(_:)`.
+    /// ReactiveSwift's `on(…)`, with `starting`, `started`, `event`, `failed`, `completed`,
+    /// `interrupted`, `terminated`, `disposed` and `value`: one operator per event here,
+    /// `doNext(_:)`, `doError(_:)`, `doCompleted(_:)`, `initially(_:)` and `finally(_:)`.
     @available(
         *, unavailable,
         message: "one operator per event: on(value:) is doNext(_:), on(failed:) doError(_:), on(completed:) doCompleted(_:), on(starting:) initially(_:), on(terminated:) finally(_:); a disposal is silent (no interrupted)"
@@ -245,15 +245,18 @@ extension Signal {
 // one when a file imports both.
 
 extension Signal {
-    /// ReactiveSwift's `FlattenStrategy.merge`, for the `flatMap(.merge)` and `flatten(.merge)` stubs.
+    /// ReactiveSwift's `FlattenStrategy.merge`, for the `flatMap(.merge)` and `flatten(.merge)`
+    /// stubs.
     @available(*, unavailable)
     public enum _FlattenMerge { case merge }
 
-    /// ReactiveSwift's `FlattenStrategy.concat`, for the `flatMap(.concat)` and `flatten(.concat)` stubs.
+    /// ReactiveSwift's `FlattenStrategy.concat`, for the `flatMap(.concat)` and `flatten(.concat)`
+    /// stubs.
     @available(*, unavailable)
     public enum _FlattenConcat { case concat }
 
-    /// ReactiveSwift's `FlattenStrategy.latest`, for the `flatMap(.latest)` and `flatten(.latest)` stubs.
+    /// ReactiveSwift's `FlattenStrategy.latest`, for the `flatMap(.latest)` and `flatten(.latest)`
+    /// stubs.
     @available(*, unavailable)
     public enum _FlattenLatest { case latest }
 

@@ -34,7 +34,8 @@ extension Signal {
         unreachableStubBody()
     }
 
-    /// RxSwift's `throttle(_:latest:scheduler:)` with a `DispatchTimeInterval`: no counterpart here.
+    /// RxSwift's `throttle(_:latest:scheduler:)` with a `DispatchTimeInterval`: no counterpart
+    /// here.
     @available(
         *, unavailable,
         message: "RxSwift's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
@@ -145,9 +146,9 @@ extension Signal {
         unreachableStubBody()
     }
 
-    /// RxSwift's `do(onNext:afterNext:onError:afterError:onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)`:
-    /// one operator per event here, `doNext(_:)`, `doError(_:)`, `doCompleted(_:)`,
-    /// `initially(_:)` and `finally(_:)`.
+    /// RxSwift's `do(…)`, with `onNext`, `afterNext`, `onError`, `afterError`, `onCompleted`,
+    /// `afterCompleted`, `onSubscribe`, `onSubscribed` and `onDispose`: one operator per event
+    /// here, `doNext(_:)`, `doError(_:)`, `doCompleted(_:)`, `initially(_:)` and `finally(_:)`.
     @available(
         *, unavailable,
         message: "one operator per event: do(onNext:) is doNext(_:), do(onError:) doError(_:), do(onCompleted:) doCompleted(_:), do(onSubscribe:) initially(_:); finally(_:) runs on error or completion"
