@@ -142,7 +142,10 @@ public final class CompoundDisposable: Disposable, @unchecked Sendable {
     }
 
     /// How many children the compound holds now: for tests that check it lets go of them.
-    package var count: Int {
+    ///
+    /// Not named `count`: the compiler would show it, as "inaccessible", to a user who reads
+    /// RxSwift's `CompositeDisposable.count`.
+    package var childCount: Int {
         children.withLock { $0.count }
     }
 

@@ -115,6 +115,12 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
 
     /// Subscribes with closures for values, the error and completion; each is optional.
     ///
+    /// The closures run on the thread that sends each event. For closures that touch a
+    /// `@MainActor` object or other main-actor state, use
+    /// ``subscribeOnMainActor(next:error:completed:)``: it delivers on the main actor, and its
+    /// closures are isolated to it. The compiler cannot point there itself: given such a closure,
+    /// it reports main-actor state used from a `@Sendable` closure, not this method's name.
+    ///
     /// - Returns: A disposable that ends the subscription; nothing is called after it is disposed.
     ///
     /// RAC 2.5: `-subscribeNext:error:completed:` and its shorter forms.
@@ -131,6 +137,12 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Subscribes with a closure for values.
+    ///
+    /// The closure runs on the thread that sends each value. For a closure that touches a
+    /// `@MainActor` object or other main-actor state, use ``subscribeNextOnMainActor(_:)``: it
+    /// delivers on the main actor, and its closure is isolated to it. The compiler cannot point
+    /// there itself: given such a closure, it reports main-actor state used from a `@Sendable`
+    /// closure, not this method's name.
     ///
     /// RAC 2.5: `-subscribeNext:`.
     @discardableResult

@@ -114,7 +114,10 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
     }
 
     /// Sends `event` through the serialization point.
-    package func send(_ event: Event<Value, Failure>) {
+    ///
+    /// Not named `send(_:)`: the compiler would show it, as "inaccessible", to a user who writes
+    /// Combine's `send(_:)`.
+    package func sendEvent(_ event: Event<Value, Failure>) {
         switch event {
         case let .next(value): gate.sendNext(value)
         case let .error(error): gate.sendError(error, disposing: disposable)

@@ -109,7 +109,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                     compound.remove(child)
                     compound.remove(Disposable())
                 }
-                XCTAssertEqual(compound.count, model.count)
+                XCTAssertEqual(compound.childCount, model.count)
             }
             compound.dispose()
             XCTAssertEqual(log.values, model, "round \(round)")
@@ -134,7 +134,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
             batch.forEach(compound.add)
             batch.reversed().forEach(compound.remove)
         }
-        XCTAssertEqual(compound.count, 3)
+        XCTAssertEqual(compound.childCount, 3)
         XCTAssertLessThanOrEqual(compound.storedSlots, 128)
         compound.dispose()
         XCTAssertTrue(kept.allSatisfy(\.isDisposed))
@@ -160,7 +160,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                     let seconds = secondsTaken {
                         for child in children { compound.remove(child) }
                     }
-                    XCTAssertEqual(compound.count, 0)
+                    XCTAssertEqual(compound.childCount, 0)
                     return seconds
                 }.min()!
             }
@@ -397,9 +397,9 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
             let child = Disposable { ran.increment() }
             weakChild = child
             for _ in 0..<3 { compound.add(child) }
-            XCTAssertEqual(compound.count, 3)
+            XCTAssertEqual(compound.childCount, 3)
             for _ in 0..<4 { compound.remove(child) }
-            XCTAssertEqual(compound.count, 0)
+            XCTAssertEqual(compound.childCount, 0)
         }
         XCTAssertNil(weakChild, "the compound holds no occurrence of it")
         compound.dispose()
@@ -429,7 +429,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                 compound.add(child)
                 compound.add(child)
                 compound.remove(child)
-                XCTAssertEqual(compound.count, 3)
+                XCTAssertEqual(compound.childCount, 3)
                 if claimedElsewhere { other.remove(child) }
             }
             XCTAssertNil(weakChild, "claimed elsewhere: \(claimedElsewhere)")
@@ -453,7 +453,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                 compound.remove(child)
             }
             XCTAssertNil(weakChild, "\(fillers) other children")
-            XCTAssertEqual(compound.count, fillers)
+            XCTAssertEqual(compound.childCount, fillers)
             compound.dispose()
             XCTAssertEqual(ran.value, 0, "\(fillers) other children")
         }
@@ -502,8 +502,8 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                     compound.remove(children[index])
                     model.removeAll { $0 == index }
                 }
-                guard compound.count == model.count else {
-                    return XCTFail("round \(round): \(compound.count) children held, \(model.count) expected")
+                guard compound.childCount == model.count else {
+                    return XCTFail("round \(round): \(compound.childCount) children held, \(model.count) expected")
                 }
             }
             compound.dispose()
@@ -547,7 +547,7 @@ final class CompoundDisposableTests: LeakCheckedTestCase {
                 for own in 0..<perThread { expected.record((thread * perThread + own, occurrences[own])) }
             }
             let model = expected.values
-            XCTAssertEqual(compound.count, model.map(\.occurrences).reduce(0, +) + threads * 24, "round \(round)")
+            XCTAssertEqual(compound.childCount, model.map(\.occurrences).reduce(0, +) + threads * 24, "round \(round)")
             compound.dispose()
             let disposed = runs.map(\.value)
             let expectedRuns = model.sorted { $0.child < $1.child }.map { $0.occurrences > 0 ? 1 : 0 }

@@ -90,7 +90,7 @@ final class DisposablesStressTests: LeakCheckedTestCase {
                 }
             }
             XCTAssertTrue(compound.isDisposed, "round \(round)")
-            XCTAssertEqual(compound.count, 0, "round \(round): the disposed compound still holds children")
+            XCTAssertEqual(compound.childCount, 0, "round \(round): the disposed compound still holds children")
             if round.isMultiple(of: 2) { XCTAssertEqual(blockRuns.value, 1, "round \(round)") }
             for index in 0..<8 {
                 for step in 0..<Self.steps {

@@ -72,6 +72,10 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
                       "TestScheduler.createColdSignal(_:values:error:frame:)", "LazyList.signal(on:)", "ReplaySubject.init(capacity:)"] {
             XCTAssertTrue(names.contains(known), "the parser did not find \(known) in the sources")
         }
+        // Nor more: the unavailable stubs for other libraries' spellings are not operators.
+        for stub in ["Signal.debounce(_:on:)", "Signal.share()", "Signal.flatMap(_:)", "MulticastConnection.refCount()"] {
+            XCTAssertFalse(names.contains(stub), "the parser took the unavailable \(stub) for an operator")
+        }
 
         let missing = members
             .filter { !Self.notOperators.contains($0.signature) && !Self.notOperators.contains("\($0.type).\($0.name)") }
@@ -148,16 +152,28 @@ private struct PublicMember: CustomStringConvertible {
 
     /// The public members declared in `source` (a file of the library), with the type they are
     /// declared in or on: the last top-level `extension`, `class`, `struct` or `enum` before
-    /// them. Only members at the first level of indentation count (not those of nested types).
+    /// them. Only members at the first level of indentation count (not those of nested types),
+    /// and not those marked `@available(*, unavailable, …)`: the stubs that name our operator to
+    /// a user who types another library's spelling, which cannot be called.
     static func declared(in source: String) -> [PublicMember] {
         let lines = source.components(separatedBy: "\n")
         var members: [PublicMember] = []
         var type: String?
+        var isUnavailable = false
         var index = 0
         while index < lines.count {
             let line = lines[index]
             if let declared = topLevelType(line) {
                 type = declared
+                isUnavailable = false
+            } else if line.hasPrefix("    @") {
+                // An attribute may span lines too.
+                var text = line
+                while depth(of: text) > 0, index + 1 < lines.count {
+                    index += 1
+                    text += "\n" + lines[index]
+                }
+                if text.hasPrefix("    @available("), text.contains("unavailable") { isUnavailable = true }
             } else if let type, line.hasPrefix("    public ") || line.hasPrefix("    open ") {
                 // A declaration may span lines: read on until its parentheses close.
                 var text = line
@@ -165,7 +181,10 @@ private struct PublicMember: CustomStringConvertible {
                     index += 1
                     text += "\n" + lines[index]
                 }
-                if let member = member(type: type, declaration: text) { members.append(member) }
+                if !isUnavailable, let member = member(type: type, declaration: text) { members.append(member) }
+                isUnavailable = false
+            } else if !line.hasPrefix("    ///"), !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                isUnavailable = false
             }
             index += 1
         }

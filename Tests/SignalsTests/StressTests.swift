@@ -32,7 +32,7 @@ final class SignalsStressTests: LeakCheckedTestCase {
             // On the main thread, where the create block runs at once.
             let subscription = probe.subscribe(to: signal, as: kind)
             let input = box.subscriber!
-            SendsRacingDispose.run(round: round, ending: ending, probe: probe, send: { input.send($0) }, dispose: subscription.dispose)
+            SendsRacingDispose.run(round: round, ending: ending, probe: probe, send: { input.sendEvent($0) }, dispose: subscription.dispose)
             let label = "round \(round), \(kind), \(ending)"
             XCTAssertEqual(probe.violations(), [], label)
             XCTAssertTrue(subscription.isDisposed, label)
@@ -48,7 +48,7 @@ final class SignalsStressTests: LeakCheckedTestCase {
         Stress.forEachRound("pipe: sends racing dispose") { round in
             let (pipe, input) = Signal<Int, TestError>.pipe()
             let problems = SendsRacingDispose.runWithAKeptSubscription(
-                round: round, to: pipe, send: { input.send($0) }, complete: input.sendCompleted
+                round: round, to: pipe, send: { input.sendEvent($0) }, complete: input.sendCompleted
             )
             XCTAssertEqual(problems, [])
         }

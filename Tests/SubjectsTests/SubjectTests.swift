@@ -241,7 +241,7 @@ final class SubjectTests: LeakCheckedTestCase {
             }
         }
         XCTAssertFalse(token.isAlive)
-        XCTAssertLessThanOrEqual(subject.input.disposable.count, 1, "only the subject's own gate may be kept")
+        XCTAssertLessThanOrEqual(subject.input.disposable.childCount, 1, "only the subject's own gate may be kept")
         let recorder = subject.record()
         subject.sendNext(2)
         XCTAssertEqual(recorder.values, [2])

@@ -65,16 +65,24 @@ public func expectStop(
     }
     let method = function.hasSuffix("()") ? String(function.dropLast(2)) : function
     let specifier = "\(String(reflecting: type(of: test)))/\(method)"
-    let child: ChildRun
+    guard let executable = Bundle.main.executablePath ?? CommandLine.arguments.first else {
+        return "expectStop(\"\(name)\"): could not find this test binary to run \(specifier) in a child process"
+    }
+    #if canImport(Darwin)
+    // The test bundle is loaded by the `xctest` tool, which is this process's executable.
+    let arguments = ["-XCTest", specifier, Bundle(for: type(of: test)).bundlePath]
+    #else
+    let arguments = [specifier]
+    #endif
+    let outcome: ChildProcessOutcome
     do {
-        child = try ChildRun.start(specifier: specifier, testClass: type(of: test), environment: [
+        outcome = try runChildProcess(executable, arguments: arguments, environment: [
             expectStopCaseVariable: name,
             "SWIFT_BACKTRACE": "enable=no",
-        ])
+        ], timeout: timeout)
     } catch {
         return "expectStop(\"\(name)\"): could not start the child process for \(specifier): \(error)"
     }
-    let outcome = child.wait(timeout: timeout)
     return outcome.failure(case: name, specifier: specifier, expected: expected)
 }
 
@@ -101,148 +109,10 @@ private func runCaseAndExit(_ name: String, _ body: () -> Void) -> Never {
     _exit(caseReturnedStatus)
 }
 
-/// A run of this test binary for one test, started with `posix_spawn`, its standard output and
-/// standard error written to temporary files.
-///
-/// Not Foundation's `Process`: on Linux each `Process` object, with its environment and pipes,
-/// stays allocated after the child has ended (swift-corelibs-foundation keeps it from a place
-/// LeakSanitizer does not scan), which failed the AddressSanitizer run's leak check.
-private struct ChildRun {
-    private let pid: pid_t
-    private let standardError: TemporaryOutput
-    private let standardOutput: TemporaryOutput
-
-    /// Starts the test binary that runs this process for the test `specifier`
-    /// (`Module.Class/method`), with `environment` added to this process's.
-    static func start(specifier: String, testClass: AnyClass, environment: [String: String]) throws -> ChildRun {
-        guard let executable = Bundle.main.executablePath ?? CommandLine.arguments.first else {
-            throw ChildRunError.noExecutable
-        }
-        #if canImport(Darwin)
-        // The test bundle is loaded by the `xctest` tool, which is this process's executable.
-        let arguments = [executable, "-XCTest", specifier, Bundle(for: testClass).bundlePath]
-        #else
-        let arguments = [executable, specifier]
-        #endif
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            .map { "\($0.key)=\($0.value)" }
-        let standardOutput = try TemporaryOutput()
-        let standardError = try TemporaryOutput()
-
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput.descriptor, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError.descriptor, 2)
-
-        var pid: pid_t = 0
-        let result = withCStrings(arguments) { argv in
-            withCStrings(variables) { envp in
-                posix_spawn(&pid, executable, &actions, nil, argv, envp)
-            }
-        }
-        guard result == 0 else { throw ChildRunError.spawnFailed(errno: result) }
-        return ChildRun(pid: pid, standardError: standardError, standardOutput: standardOutput)
-    }
-
-    /// Waits for the child to end, killing it after `timeout` seconds, and returns how it ended.
-    func wait(timeout: TimeInterval) -> ChildOutcome {
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        var status: Int32 = 0
-        while true {
-            let ended = waitpid(pid, &status, WNOHANG)
-            if ended == pid { break }
-            if ended == -1 && errno != EINTR { break }
-            if Date() >= deadline {
-                timedOut = true
-                kill(pid, SIGKILL)
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                break
-            }
-            usleep(5_000)
-        }
-        // The wait status's layout is the same on Linux and Apple platforms: the low 7 bits are the
-        // signal that ended the child (0 when it exited), the next byte its exit status.
-        let signal = status & 0x7f
-        return ChildOutcome(
-            timedOut: timedOut,
-            signalled: signal != 0,
-            status: signal != 0 ? signal : (status >> 8) & 0xff,
-            standardError: standardError.finish(),
-            standardOutput: standardOutput.finish()
-        )
-    }
-}
-
-private enum ChildRunError: Error {
-    case noExecutable
-    case temporaryFile(errno: Int32)
-    case spawnFailed(errno: Int32)
-}
-
-/// Calls `body` with `strings` as a null-terminated array of C strings, valid during the call.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
-}
-
-/// A temporary file that a child writes one of its outputs to; read and removed by `finish()`.
-private struct TemporaryOutput {
-    let descriptor: Int32
-    private let path: String
-
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/expectStop.XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw ChildRunError.temporaryFile(errno: errno) }
-        self.descriptor = descriptor
-        self.path = String(cString: template)
-    }
-
-    /// What the child wrote; closes and removes the file.
-    ///
-    /// Read with `read(2)`, not `FileManager`: its `contents(atPath:)` leaked a buffer on Linux,
-    /// which the AddressSanitizer run's leak check reports. The child's descriptor was a copy of
-    /// this one, sharing its offset, which the child's writes left at the end.
-    func finish() -> String {
-        defer {
-            close(descriptor)
-            unlink(path)
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        lseek(descriptor, 0, SEEK_SET)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// How a child ended.
-private struct ChildOutcome {
-    var timedOut: Bool
-    /// Whether a signal ended the child; `status` is then the signal's number, else the exit status.
-    var signalled: Bool
-    var status: Int32
-    var standardError: String
-    var standardOutput: String
-
+extension ChildProcessOutcome {
     /// `nil` when the child ran case `name` and stopped with `expected` on its standard error;
     /// otherwise what happened.
-    func failure(case name: String, specifier: String, expected: String) -> String? {
+    fileprivate func failure(case name: String, specifier: String, expected: String) -> String? {
         let ran = standardError.contains(runningMarker(name))
         let stopped = signalled || (status != 0 && status != caseReturnedStatus)
         if ran, stopped, !timedOut, standardError.contains(expected) { return nil }
@@ -266,11 +136,11 @@ private struct ChildOutcome {
             + "Standard output (end):\n\(Self.tail(standardOutput))"
     }
 
-    private static func head(_ text: String) -> String {
+    fileprivate static func head(_ text: String) -> String {
         text.count <= 2_000 ? text : text.prefix(2_000) + "…"
     }
 
-    private static func tail(_ text: String) -> String {
+    fileprivate static func tail(_ text: String) -> String {
         text.count <= 2_000 ? text : "…" + text.suffix(2_000)
     }
 }

@@ -53,7 +53,7 @@ public final class TestSource<Value: Sendable>: Sendable {
         signal = Signal { subscriber in
             subscriptions.increment()
             for value in values { subscriber.sendNext(value) }
-            if let end { subscriber.send(end) }
+            if let end { subscriber.sendEvent(end) }
             return Disposable { disposals.increment() }
         }
     }

@@ -10,8 +10,10 @@ extension Signal where Failure == Never {
     /// since nothing tells a Swift object's watchers that it is going.
     ///
     /// Values are written wherever the signal sends them, so `object` must be safe to write from
-    /// those threads (it is `Sendable`); for a `@MainActor` object use
-    /// ``assignOnMainActor(to:on:)``.
+    /// those threads (it is `Sendable`). For a `@MainActor` object, or a property that is other
+    /// main-actor state, use ``assignOnMainActor(to:on:)``, which writes on the main actor. The
+    /// compiler cannot point there itself: given such an object, it reports that the key path (or
+    /// the object) is not `Sendable`, not this method's name.
     ///
     /// ```swift
     /// let label = ObservableValue("")      // from Subjects

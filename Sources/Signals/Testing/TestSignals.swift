@@ -147,7 +147,7 @@ extension TestScheduler {
             let scheduled = CompoundDisposable()
             for (time, events) in diagram.frames {
                 scheduled.add(self.schedule(after: start.addingTimeInterval(time)) {
-                    for event in events { subscriber.send(event) }
+                    for event in events { subscriber.sendEvent(event) }
                 })
             }
             return scheduled
@@ -166,10 +166,10 @@ extension TestScheduler {
         let start = now
         for (time, events) in diagram.frames {
             if time < 0 {
-                for event in events { input.send(event) }
+                for event in events { input.sendEvent(event) }
             } else {
                 schedule(after: start.addingTimeInterval(time)) {
-                    for event in events { input.send(event) }
+                    for event in events { input.sendEvent(event) }
                 }
             }
         }

@@ -50,7 +50,7 @@ func synchronousSignal<Failure: Error & Sendable>(
 ) -> Signal<Int, Failure> {
     Signal { subscriber in
         for value in values { subscriber.sendNext(value) }
-        if let end { subscriber.send(end) }
+        if let end { subscriber.sendEvent(end) }
         return Disposable { disposals.increment() }
     }
 }

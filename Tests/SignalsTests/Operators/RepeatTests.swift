@@ -286,7 +286,7 @@ private final class ScriptedSource: Sendable {
         let subscriptions = subscriptions
         signal = Signal { subscriber in
             subscriptions.increment()
-            for event in script(subscriptions.value) { subscriber.send(event) }
+            for event in script(subscriptions.value) { subscriber.sendEvent(event) }
             return nil
         }
     }
@@ -318,7 +318,7 @@ private final class PipedSource: Sendable {
             defer { if event.isFinished { subscribers.removeAll() } }
             return subscribers
         }
-        for subscriber in live { subscriber.send(event) }
+        for subscriber in live { subscriber.sendEvent(event) }
     }
 }
 

@@ -1,0 +1,250 @@
+import Disposables
+import Foundation
+import Schedulers
+
+// The spellings of Combine whose twin here has another name, as unavailable declarations with
+// Combine's argument labels, so that the compiler names ours; the rules for adding one are in
+// ReactiveSwift.swift beside this file. A Combine scheduler's interval is written `.seconds(0.3)`
+// or `.milliseconds(300)`, or as a number of seconds: each timed stub comes with a `Duration`
+// (which those build) and with a `TimeInterval`. Combine's `print(_:)` gets no stub: inside any
+// `extension Signal`, an unqualified `print` would find it instead of the standard library's
+// (`logAll()` is ours). Neither do `zip(_:)` (the global `zip`), `collect(_:)` (a count buffer is
+// planned under another name) nor `combineLatest(_:)` (ours is `Signal.combineLatest(_:)`, and an
+// instance method of that name would share its overloads).
+
+extension Signal {
+    /// Combine's `debounce(for:scheduler:)`: `throttle(_:on:)` here, RAC 2.5's `-throttle:`,
+    /// which is a debounce.
+    @available(*, unavailable, renamed: "throttle(_:on:)")
+    public func debounce(for dueTime: TimeInterval, scheduler: Scheduler) -> Signal {
+        throttle(dueTime, on: scheduler)
+    }
+
+    /// Combine's `debounce(for:scheduler:)` with a `.seconds(…)` stride: `throttle(_:on:)` here.
+    @available(*, unavailable, renamed: "throttle(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
+    public func debounce(for dueTime: Duration, scheduler: Scheduler) -> Signal {
+        throttle(dueTime / .seconds(1), on: scheduler)
+    }
+
+    /// Combine's `throttle(for:scheduler:latest:)`, a rate limiter: no counterpart here, where
+    /// `throttle(_:on:)` is RAC 2.5's debounce.
+    @available(
+        *, unavailable,
+        message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
+    )
+    public func throttle(for interval: TimeInterval, scheduler: Scheduler, latest: Bool) -> Signal {
+        unreachableStubBody()
+    }
+
+    /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride: no counterpart
+    /// here.
+    @available(
+        *, unavailable,
+        message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
+    )
+    public func throttle(for interval: Duration, scheduler: Scheduler, latest: Bool) -> Signal {
+        unreachableStubBody()
+    }
+
+    /// Combine's `delay(for:scheduler:)`: `delay(_:on:)` here.
+    @available(*, unavailable, renamed: "delay(_:on:)")
+    public func delay(for interval: TimeInterval, scheduler: Scheduler) -> Signal {
+        delay(interval, on: scheduler)
+    }
+
+    /// Combine's `delay(for:scheduler:)` with a `.seconds(…)` stride: `delay(_:on:)` here.
+    @available(*, unavailable, renamed: "delay(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
+    public func delay(for interval: Duration, scheduler: Scheduler) -> Signal {
+        delay(interval / .seconds(1), on: scheduler)
+    }
+
+    /// Combine's `receive(on:)`: `deliver(on:)` here.
+    @available(*, unavailable, renamed: "deliver(on:)")
+    public func receive(on scheduler: Scheduler) -> Signal {
+        deliver(on: scheduler)
+    }
+
+    /// Combine's `removeDuplicates(by:)`: `distinctUntilChanged(by:)` here.
+    @available(*, unavailable, renamed: "distinctUntilChanged(by:)")
+    public func removeDuplicates(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
+        distinctUntilChanged(by: isEquivalent)
+    }
+
+    /// Combine's `sink(receiveValue:)`: `subscribe(next:error:completed:)` here, or
+    /// `subscribeNext(_:)`.
+    @available(
+        *, unavailable, renamed: "subscribe(next:)",
+        message: "the Disposable it returns does not end the subscription when released, as an AnyCancellable does: dispose() it, or keep it as a ScopedDisposable"
+    )
+    @discardableResult
+    public func sink(receiveValue: @escaping @Sendable (Value) -> Void) -> Disposable {
+        subscribe(next: receiveValue)
+    }
+
+    /// Combine's `Subscribers.Completion`, for the `sink(receiveCompletion:receiveValue:)` stub:
+    /// its closure may then `switch` over `.finished` and `.failure(error)` and still get the
+    /// stub's message.
+    @available(*, unavailable)
+    public enum _Completion {
+        case finished
+        case failure(Failure)
+    }
+
+    /// Combine's `sink(receiveCompletion:receiveValue:)`: `subscribe(next:error:completed:)`
+    /// here, with one closure for the error and one for completion.
+    @available(
+        *, unavailable,
+        message: "subscribe(next:error:completed:) here: receiveValue is next, and receiveCompletion is two closures, error for .failure and completed for .finished"
+    )
+    @discardableResult
+    public func sink(
+        receiveCompletion: @escaping @Sendable (_Completion) -> Void,
+        receiveValue: @escaping @Sendable (Value) -> Void
+    ) -> Disposable {
+        subscribe(
+            next: receiveValue,
+            error: { receiveCompletion(.failure($0)) },
+            completed: { receiveCompletion(.finished) }
+        )
+    }
+
+    /// Combine's `handleEvents(…)`, with `receiveSubscription`, `receiveOutput`,
+    /// `receiveCompletion`, `receiveCancel` and `receiveRequest`: one operator per event here,
+    /// `doNext(_:)`, `doError(_:)`, `doCompleted(_:)` and `initially(_:)`.
+    @available(
+        *, unavailable,
+        message: "one operator per event: handleEvents(receiveOutput:) is doNext(_:), receiveCompletion is doError(_:) and doCompleted(_:), receiveSubscription initially(_:); a cancel is silent"
+    )
+    public func handleEvents(
+        receiveSubscription: (@Sendable (Disposable) -> Void)? = nil,
+        receiveOutput: (@Sendable (Value) -> Void)? = nil,
+        receiveCompletion: (@Sendable (_Completion) -> Void)? = nil,
+        receiveCancel: (@Sendable () -> Void)? = nil,
+        receiveRequest: (@Sendable (Int) -> Void)? = nil
+    ) -> Signal {
+        unreachableStubBody()
+    }
+
+    /// Combine's `prefix(_:)`: `take(_:)` here.
+    @available(*, unavailable, renamed: "take(_:)")
+    public func prefix(_ maxLength: Int) -> Signal {
+        take(maxLength)
+    }
+
+    /// Combine's `prefix(while:)`: `take(while:)` here.
+    @available(*, unavailable, renamed: "take(while:)")
+    public func prefix(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
+        take(while: predicate)
+    }
+
+    /// Combine's `prefix(untilOutputFrom:)`: `take(until:)` here.
+    @available(*, unavailable, renamed: "take(until:)")
+    public func prefix<U, TriggerFailure>(untilOutputFrom trigger: Signal<U, TriggerFailure>) -> Signal {
+        take(until: trigger)
+    }
+
+    /// Combine's `dropFirst(_:)`: `skip(_:)` here.
+    @available(*, unavailable, renamed: "skip(_:)")
+    public func dropFirst(_ count: Int = 1) -> Signal {
+        skip(count)
+    }
+
+    /// Combine's `drop(while:)`: `skip(while:)` here.
+    @available(*, unavailable, renamed: "skip(while:)")
+    public func drop(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
+        skip(while: predicate)
+    }
+
+    /// Combine's `drop(untilOutputFrom:)`: `skip(until:)` here.
+    @available(*, unavailable, renamed: "skip(until:)")
+    public func drop<U, TriggerFailure>(untilOutputFrom trigger: Signal<U, TriggerFailure>) -> Signal {
+        skip(until: trigger)
+    }
+
+    /// Combine's `last()`: `take(last:)` with a count of one here.
+    @available(*, unavailable, message: "last() is take(last: 1) here")
+    public func last() -> Signal {
+        take(last: 1)
+    }
+
+    /// Combine's `ignoreOutput()`: `ignoreValues()` here.
+    @available(*, unavailable, renamed: "ignoreValues()")
+    public func ignoreOutput() -> Signal {
+        ignoreValues()
+    }
+
+    /// Combine's `replaceError(with:)`: `catch(to:)` with a
+    /// `return(_:)` signal here.
+    @available(*, unavailable, message: "replaceError(with: value) is catch(to: .return(value)) here")
+    public func replaceError(with output: Value) -> Signal<Value, Never> {
+        self.catch(to: Signal<Value, Never>.return(output))
+    }
+
+    /// Combine's and ReactiveSwift's `merge(with:)`: `merge(_:)` here.
+    @available(*, unavailable, renamed: "merge(_:)")
+    public func merge(with other: Signal) -> Signal {
+        merge(other)
+    }
+
+    /// Combine's `append(_:)` with a publisher: `concat(_:)` here.
+    @available(*, unavailable, renamed: "concat(_:)")
+    public func append(_ other: Signal) -> Signal {
+        concat(other)
+    }
+
+    /// Combine's `prepend(_:)` with values: `startWith(_:)` here, once per value.
+    @available(*, unavailable, message: "prepend(value) is startWith(value) here, one value each")
+    public func prepend(_ values: Value...) -> Signal {
+        values.reversed().reduce(self as Signal) { signal, value in signal.startWith(value) }
+    }
+
+    /// Combine's `prepend(_:)` with a publisher: `concat(_:)` called on it here.
+    @available(*, unavailable, message: "a.prepend(b) is b.concat(a) here")
+    public func prepend(_ other: Signal) -> Signal {
+        other.concat(self)
+    }
+
+    /// Combine's and ReactiveSwift's `reduce(_:_:)`: `aggregate(_:_:)` here.
+    @available(*, unavailable, renamed: "aggregate(_:_:)")
+    public func reduce<Running>(
+        _ initialResult: Running,
+        _ nextPartialResult: @escaping @Sendable (Running, Value) -> Running
+    ) -> Signal<Running, Failure> {
+        aggregate(initialResult, nextPartialResult)
+    }
+
+    /// Combine's `allSatisfy(_:)`: `all(_:)` here.
+    @available(*, unavailable, renamed: "all(_:)")
+    public func allSatisfy(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
+        all(predicate)
+    }
+
+    /// Combine's `contains(where:)`: `any(_:)` here.
+    @available(*, unavailable, renamed: "any(_:)")
+    public func contains(where predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
+        any(predicate)
+    }
+
+    /// Combine's `eraseToAnyPublisher()`: nothing to call here, where every signal is a `Signal`.
+    @available(*, unavailable, message: "a Signal is already the one signal type: drop the call")
+    public func eraseToAnyPublisher() -> Signal {
+        self
+    }
+
+}
+
+extension Signal where Value: Equatable {
+    /// Combine's `removeDuplicates()`: `distinctUntilChanged()` here.
+    @available(*, unavailable, renamed: "distinctUntilChanged()")
+    public func removeDuplicates() -> Signal {
+        distinctUntilChanged()
+    }
+}
+
+extension Signal where Failure == Never {
+    /// Combine's `setFailureType(to:)`: `promoteError(_:)` here.
+    @available(*, unavailable, renamed: "promoteError(_:)")
+    public func setFailureType<NewFailure>(to failureType: NewFailure.Type) -> Signal<Value, NewFailure> {
+        promoteError(failureType)
+    }
+}

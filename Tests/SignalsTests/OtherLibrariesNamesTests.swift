@@ -1,0 +1,517 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import TestSupport
+import XCTest
+
+/// The compiler, not only the documentation, points a user of ReactiveSwift, RxSwift or Combine
+/// from the name they type to ours: each spelling below is type-checked, as a user's code outside
+/// this package, against the modules of the running build, and must draw exactly one error, the
+/// one that names our operator (the unavailable stubs of Sources/Signals/OtherLibraries). And the
+/// stubs leave our own calls alone: the second check type-checks valid calls that share a base
+/// name with a stub, and a user's `extension Signal` that calls `print`, `max` and the other
+/// global functions unqualified.
+///
+/// One `swiftc -typecheck` run for all the spellings (under a second), started with `posix_spawn`
+/// (see `runChildProcess`). `swiftc` is the one named by `SWIFTC` or `SWIFT_EXEC`, else the one of
+/// the toolchain whose Swift runtime this process runs on, else the first on `PATH`. The modules
+/// are found next to the test binary (`<scratch path>/<configuration>/Modules`), so the check runs
+/// in every build CI makes: debug, release, ThreadSanitizer and AddressSanitizer.
+final class OtherLibrariesNamesTests: XCTestCase {
+    /// A peer's spelling, one statement, and the parts of the error it must draw.
+    private struct Spelling {
+        let code: String
+        let expected: [String]
+
+        /// A spelling whose stub renames it to `ours`.
+        static func renamed(_ code: String, to ours: String) -> Spelling {
+            Spelling(code: code, expected: ["has been renamed to '\(ours)'"])
+        }
+
+        /// A spelling whose stub is unavailable with a message that contains `message`.
+        static func message(_ code: String, _ message: String) -> Spelling {
+            Spelling(code: code, expected: ["is unavailable: ", message])
+        }
+    }
+
+    /// What every file of spellings starts with: the modules a user imports, and a function whose
+    /// parameters the spellings use.
+    private static let header = """
+        import Disposables
+        import Foundation
+        import Schedulers
+        import Signals
+        import Subjects
+
+        func spellings(
+            numbers: Signal<Int, Never>,
+            other: Signal<Int, Never>,
+            failing: Signal<Int, any Error>,
+            nested: Signal<Signal<Int, Never>, Never>,
+            optionals: Signal<Int?, Never>,
+            scheduler: Scheduler,
+            input: Subscriber<Int, Never>,
+            failingInput: Subscriber<Int, any Error>,
+            subject: Subject<Int, Never>,
+            bag: CompoundDisposable
+        ) {
+        """
+
+    private static let reactiveSwift: [Spelling] = [
+        .renamed("_ = numbers.debounce(0.3, on: scheduler)", to: "throttle(_:on:)"),
+        .renamed("_ = numbers.observe(on: scheduler)", to: "deliver(on:)"),
+        .renamed("_ = numbers.start(on: scheduler)", to: "subscribe(on:)"),
+        .renamed("_ = numbers.take(first: 2)", to: "take(_:)"),
+        .renamed("_ = numbers.skip(first: 2)", to: "skip(_:)"),
+        .renamed("_ = numbers.skipRepeats()", to: "distinctUntilChanged()"),
+        .renamed("_ = numbers.skipRepeats { $0 == $1 }", to: "distinctUntilChanged(by:)"),
+        .renamed("_ = numbers.prefix(value: 0)", to: "startWith(_:)"),
+        .renamed("_ = failing.flatMapError { _ in numbers }", to: "catch(_:)"),
+        .renamed("_ = failing.retry(upTo: 3)", to: "retry(_:)"),
+        .renamed("_ = failing.attemptMap { $0 * 2 }", to: "tryMap(_:)"),
+        .renamed("_ = failing.timeout(after: 1, raising: CancellationError(), on: scheduler)", to: "timeout(_:on:raising:)"),
+        .renamed("_ = numbers.sample(on: other)", to: "sample(_:)"),
+        .renamed("_ = optionals.skipNil()", to: "ignoreNil()"),
+        .renamed("_ = numbers.logEvents()", to: "logAll()"),
+        .message("_ = numbers.replayLazily(upTo: 1)", "replayLazily() (module Subjects) keeps every value"),
+        .message("_ = numbers.on(value: { print($0) })", "on(value:) is doNext(_:)"),
+        .message("_ = numbers.on(failed: { print($0) }, completed: {}, value: { _ in })", "on(failed:) doError(_:)"),
+        .renamed("_ = numbers.start()", to: "subscribe()"),
+        .renamed("_ = numbers.startWithValues { print($0) }", to: "subscribeNext(_:)"),
+        .renamed("_ = failing.startWithFailed { print($0) }", to: "subscribeError(_:)"),
+        .renamed("_ = numbers.startWithCompleted { print(0) }", to: "subscribeCompleted(_:)"),
+        .renamed("_ = numbers.observeValues { print($0) }", to: "subscribeNext(_:)"),
+        .renamed("_ = failing.observeFailed { print($0) }", to: "subscribeError(_:)"),
+        .renamed("_ = numbers.observeCompleted { print(0) }", to: "subscribeCompleted(_:)"),
+        .renamed("_ = Signal<Date, Never>.timer(interval: 1, on: scheduler)", to: "interval(_:on:leeway:)"),
+        .renamed("_ = Signal<Date, Never>.timer(interval: .seconds(1), on: scheduler)", to: "interval(_:on:leeway:)"),
+        .renamed("_ = Signal<Int, Never>(value: 1)", to: "return(_:)"),
+        .renamed("_ = Signal<Int, any Error>(error: CancellationError())", to: "error(_:)"),
+        .message("_ = Signal<Int, Never>(values: [1, 2])", "LazyList(values).signal() (module Sequences)"),
+        .message("_ = numbers.flatMap(.latest) { _ in other }", "flatMap(.latest) is map(_:) then switchToLatest() here"),
+        .message("_ = numbers.flatMap(.merge) { _ in other }", "flatMap(.merge) is flattenMap(_:) here"),
+        .message("_ = numbers.flatMap(.concat) { _ in other }", "flatMap(.concat) is map(_:) then concat() here"),
+        .message("_ = numbers.flatMap(.concurrent(limit: 2)) { _ in other }", "is map(_:) then flatten(maxConcurrent: n) here"),
+        .message("_ = nested.flatten(.latest)", "flatten(.latest) is switchToLatest() here"),
+        .message("_ = nested.flatten(.merge)", "flatten(.merge) is flatten() here"),
+        .message("_ = nested.flatten(.concat)", "flatten(.concat) is concat() here"),
+        .message("_ = nested.flatten(.concurrent(limit: 2))", "is flatten(maxConcurrent: n) here"),
+    ]
+
+    private static let rxSwift: [Spelling] = [
+        .renamed("_ = numbers.debounce(0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
+        .renamed("_ = numbers.debounce(.milliseconds(300), scheduler: scheduler)", to: "throttle(_:on:)"),
+        .message("_ = numbers.throttle(0.3, scheduler: scheduler)", "RxSwift's throttle limits the rate"),
+        .message("_ = numbers.throttle(.milliseconds(300), latest: false, scheduler: scheduler)", "RxSwift's throttle limits the rate"),
+        .renamed("_ = numbers.delay(0.3, scheduler: scheduler)", to: "delay(_:on:)"),
+        .renamed("_ = numbers.delay(.seconds(1), scheduler: scheduler)", to: "delay(_:on:)"),
+        .renamed("_ = failing.timeout(1, scheduler: scheduler)", to: "timeout(_:on:)"),
+        .renamed("_ = failing.timeout(.seconds(1), scheduler: scheduler)", to: "timeout(_:on:)"),
+        .renamed("_ = numbers.observeOn(scheduler)", to: "deliver(on:)"),
+        .renamed("_ = numbers.subscribeOn(scheduler)", to: "subscribe(on:)"),
+        .renamed("_ = numbers.flatMap { _ in other }", to: "flattenMap(_:)"),
+        .message("_ = numbers.concatMap { _ in other }", "concatMap(_:) is map(_:) then concat() here"),
+        .renamed("_ = nested.switchLatest()", to: "switchToLatest()"),
+        .renamed("_ = nested.merge()", to: "flatten()"),
+        .renamed("_ = nested.merge(maxConcurrent: 2)", to: "flatten(maxConcurrent:)"),
+        .renamed("_ = numbers.subscribe(onNext: { print($0) })", to: "subscribe(next:error:completed:)"),
+        .renamed(
+            "_ = numbers.subscribe(onNext: { _ in }, onError: { _ in }, onCompleted: {}, onDisposed: {})",
+            to: "subscribe(next:error:completed:)"
+        ),
+        .renamed("_ = numbers.bind(onNext: { print($0) })", to: "subscribeNext(_:)"),
+        .message("_ = numbers.bind(to: subject)", "subscribe(_:) a Subject to the signal"),
+        .message("_ = numbers.do(onNext: { print($0) })", "do(onNext:) is doNext(_:)"),
+        .message(
+            "_ = numbers.do(onNext: { _ in }, onError: { _ in }, onCompleted: {}, onSubscribe: {}, onDispose: {})",
+            "do(onNext:) is doNext(_:)"
+        ),
+        .renamed("_ = numbers.ignoreElements()", to: "ignoreValues()"),
+        .renamed("_ = numbers.takeUntil(other)", to: "take(until:)"),
+        .renamed("_ = numbers.takeWhile { $0 < 3 }", to: "take(while:)"),
+        .renamed("_ = numbers.takeLast(2)", to: "take(last:)"),
+        .renamed("_ = numbers.skipWhile { $0 < 3 }", to: "skip(while:)"),
+        .renamed("_ = numbers.skipUntil(other)", to: "skip(until:)"),
+        .renamed("_ = failing.catchError { _ in numbers }", to: "catch(_:)"),
+        .message("_ = failing.catchAndReturn(0)", "catchAndReturn(value) is catch(to: .return(value)) here"),
+        .message("_ = failing.catchErrorJustReturn(0)", "catchErrorJustReturn(value) is catch(to: .return(value)) here"),
+        .message("_ = numbers.share()", "share() is publish().autoconnect() here (module Subjects)"),
+        .message("_ = numbers.share(replay: 1)", "share(replay: n) is multicast(ReplaySubject(capacity: n)).autoconnect() here"),
+        .message("_ = numbers.asObservable()", "a Signal is already the one signal type"),
+        .renamed("_ = numbers.reduce(0, accumulator: +)", to: "aggregate(_:_:)"),
+        .renamed("_ = Signal<Int, Never>.just(1)", to: "return(_:)"),
+        .message("_ = Signal<Int, Never>.of(1, 2, 3)", "LazyList([a, b, c]).signal() (module Sequences)"),
+        .message("_ = Signal<Int, Never>.from([1, 2, 3])", "LazyList(elements).signal() (module Sequences)"),
+        // A static method renamed to an initializer: the compiler says "replaced by".
+        Spelling(
+            code: "_ = Signal<Int, Never>.create { subscriber in subscriber.sendNext(1); return nil }",
+            expected: ["has been replaced by 'init(_:)'", "write Signal { subscriber in … }"]
+        ),
+        .renamed("_ = Signal<Int, Never>.deferred { other }", to: "defer(_:)"),
+        .renamed("_ = Signal<Date, Never>.interval(1, scheduler: scheduler)", to: "interval(_:on:leeway:)"),
+        .renamed("_ = Signal<Date, Never>.interval(.seconds(1), scheduler: scheduler)", to: "interval(_:on:leeway:)"),
+        .renamed("input.onNext(1)", to: "sendNext(_:)"),
+        .renamed("failingInput.onError(CancellationError())", to: "sendError(_:)"),
+        .renamed("subject.onCompleted()", to: "sendCompleted()"),
+        .message("input.on(.next(1))", "on(.next(value)) is sendNext(value) here"),
+        .renamed("_ = numbers.publish().refCount()", to: "autoconnect()"),
+    ]
+
+    private static let combine: [Spelling] = [
+        .renamed("_ = numbers.debounce(for: 0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
+        .renamed("_ = numbers.debounce(for: .seconds(0.3), scheduler: scheduler)", to: "throttle(_:on:)"),
+        .message("_ = numbers.throttle(for: 0.3, scheduler: scheduler, latest: true)", "Combine's throttle limits the rate"),
+        .message("_ = numbers.throttle(for: .milliseconds(300), scheduler: scheduler, latest: false)", "Combine's throttle limits the rate"),
+        .renamed("_ = numbers.delay(for: 0.3, scheduler: scheduler)", to: "delay(_:on:)"),
+        .renamed("_ = numbers.delay(for: .seconds(1), scheduler: scheduler)", to: "delay(_:on:)"),
+        .renamed("_ = numbers.receive(on: scheduler)", to: "deliver(on:)"),
+        .renamed("_ = numbers.removeDuplicates()", to: "distinctUntilChanged()"),
+        .renamed("_ = numbers.removeDuplicates { $0 == $1 }", to: "distinctUntilChanged(by:)"),
+        .renamed("_ = numbers.sink { print($0) }", to: "subscribe(next:)"),
+        .renamed("_ = numbers.sink(receiveValue: { print($0) })", to: "subscribe(next:)"),
+        .message(
+            "_ = failing.sink(receiveCompletion: { completion in if case .failure(let error) = completion { print(error) } }, receiveValue: { print($0) })",
+            "receiveCompletion is two closures, error for .failure and completed for .finished"
+        ),
+        .message(
+            "_ = numbers.sink(receiveCompletion: { completion in switch completion { case .finished: break; case .failure: break } }, receiveValue: { _ in })",
+            "receiveCompletion is two closures"
+        ),
+        .message("_ = numbers.handleEvents(receiveOutput: { print($0) })", "handleEvents(receiveOutput:) is doNext(_:)"),
+        .message(
+            "_ = numbers.handleEvents(receiveSubscription: { _ in }, receiveOutput: { _ in }, receiveCompletion: { _ in }, receiveCancel: {}, receiveRequest: { _ in })",
+            "handleEvents(receiveOutput:) is doNext(_:)"
+        ),
+        .renamed("_ = numbers.prefix(2)", to: "take(_:)"),
+        .renamed("_ = numbers.prefix(while: { $0 < 3 })", to: "take(while:)"),
+        .renamed("_ = numbers.prefix(untilOutputFrom: other)", to: "take(until:)"),
+        .renamed("_ = numbers.dropFirst()", to: "skip(_:)"),
+        .renamed("_ = numbers.dropFirst(2)", to: "skip(_:)"),
+        .renamed("_ = numbers.drop(while: { $0 < 3 })", to: "skip(while:)"),
+        .renamed("_ = numbers.drop(untilOutputFrom: other)", to: "skip(until:)"),
+        .message("_ = numbers.last()", "last() is take(last: 1) here"),
+        .renamed("_ = numbers.ignoreOutput()", to: "ignoreValues()"),
+        .message("_ = failing.replaceError(with: 0)", "replaceError(with: value) is catch(to: .return(value)) here"),
+        .renamed("_ = numbers.merge(with: other)", to: "merge(_:)"),
+        .renamed("_ = numbers.append(other)", to: "concat(_:)"),
+        .message("_ = numbers.prepend(0)", "prepend(value) is startWith(value) here"),
+        .message("_ = numbers.prepend(other)", "a.prepend(b) is b.concat(a) here"),
+        .renamed("_ = numbers.reduce(0, +)", to: "aggregate(_:_:)"),
+        .renamed("_ = numbers.allSatisfy { $0 > 0 }", to: "all(_:)"),
+        .renamed("_ = numbers.contains(where: { $0 > 0 })", to: "any(_:)"),
+        .message("_ = numbers.eraseToAnyPublisher()", "a Signal is already the one signal type"),
+        .renamed("_ = numbers.setFailureType(to: CancellationError.self)", to: "promoteError(_:)"),
+        .renamed("_ = numbers.makeConnectable()", to: "publish()"),
+        .renamed("_ = numbers.multicast(subject: subject)", to: "multicast(_:)"),
+    ]
+
+    /// Spellings with no stub, and the error they draw, which must not name a package-level
+    /// declaration: Combine's `send(_:)` (a stub named `send` would hide the C library's socket
+    /// function inside subscriber types; the package's own `send(_:)` of a `Subscriber` was
+    /// renamed, as it showed as "inaccessible"), RxSwift's `CompositeDisposable.count` (the
+    /// package's own `count` of a `CompoundDisposable` was renamed for the same reason), and
+    /// RxSwift's `empty()` (a method cannot share the name of the property `empty`).
+    private static let unstubbed: [Spelling] = [
+        Spelling(code: "input.send(1)", expected: ["has no member 'send'"]),
+        Spelling(code: "subject.send(1)", expected: ["has no member 'send'"]),
+        Spelling(code: "_ = bag.count", expected: ["has no member 'count'"]),
+        Spelling(code: "_ = Signal<Int, Never>.empty()", expected: ["cannot call value of non-function type"]),
+    ]
+
+    func testPeerSpellings_drawTheErrorThatNamesOurs() throws {
+        let spellings = Self.reactiveSwift + Self.rxSwift + Self.combine + Self.unstubbed
+        // The header's lines, then one line per spelling.
+        let firstLine = Self.header.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        let source = Self.header + "\n" + spellings.map { "    " + $0.code }.joined(separator: "\n") + "\n}\n"
+        let result = try typecheck(source)
+        XCTAssertFalse(result.succeeded, "the spellings type-checked without an error:\n\(result.output)")
+
+        var errors = result.errors
+        for (index, spelling) in spellings.enumerated() {
+            let line = firstLine + index
+            let found = errors.removeValue(forKey: line) ?? []
+            if found.count != 1 || !spelling.expected.allSatisfy(found[0].contains) {
+                XCTFail("""
+                    `\(spelling.code)` should draw one error containing \(spelling.expected.map { "\"\($0)\"" }.joined(separator: " and ")); it drew \
+                    \(found.isEmpty ? "none" : found.map { "\"\($0)\"" }.joined(separator: ", "))
+                    """)
+            }
+        }
+        for (line, messages) in errors.sorted(by: { $0.key < $1.key }) {
+            XCTFail("line \(line), outside the spellings, drew \(messages)\n\(source)")
+        }
+        // No package-level declaration may show: a user could not use it.
+        XCTAssertFalse(result.output.contains("inaccessible"), result.output)
+        XCTAssertFalse(result.output.contains("'package'"), result.output)
+    }
+
+    func testOurSpellings_stillResolveBesideTheStubs() throws {
+        let source = """
+            import Disposables
+            import Foundation
+            import Schedulers
+            import Signals
+            import Subjects
+
+            extension Signal {
+                // A user's extension calls the global functions unqualified: no stub may hide
+                // them. (Not `zip`: the real `zip(with:)` and `Signal.zip(_:)` already hide the
+                // global one here, as any member of that base name would.)
+                func userHelper() -> Int {
+                    print("x")
+                    debugPrint("y")
+                    dump(0)
+                    var a = 1, b = 2
+                    swap(&a, &b)
+                    let pairs = Swift.zip([1, 2], [3, 4]).map { $0 + $1 }
+                    let steps = stride(from: 0, to: 10, by: 2).map { $0 }
+                    let counting = Array(sequence(first: 1) { $0 < 3 ? $0 + 1 : nil })
+                    return max(a, b) + min(a, b) + abs(-1) + pairs.count + steps.count + counting.count
+                }
+            }
+
+            func ours(
+                numbers: Signal<Int, Never>,
+                other: Signal<Int, Never>,
+                failing: Signal<Int, any Error>,
+                nested: Signal<Signal<Int, Never>, Never>,
+                optionals: Signal<Int?, Never>,
+                scheduler: Scheduler,
+                input: Subscriber<Int, Never>,
+                subject: Subject<Int, Never>
+            ) {
+                _ = numbers.subscribe()
+                _ = numbers.subscribe { print($0) }
+                _ = numbers.subscribe(next: { _ in }, error: { _ in }, completed: {})
+                _ = numbers.subscribe(subject)
+                _ = numbers.subscribeNext { print($0) }
+                _ = numbers.subscribe(on: scheduler)
+                _ = numbers.deliver(on: scheduler)
+                _ = numbers.take(2)
+                _ = numbers.take(last: 2)
+                _ = numbers.take(while: { $0 < 3 })
+                _ = numbers.take(until: other)
+                _ = numbers.skip(1)
+                _ = numbers.skip(while: { $0 < 3 })
+                _ = numbers.skip(until: other)
+                _ = numbers.throttle(0.3, on: scheduler)
+                _ = numbers.throttle(0.3)
+                _ = numbers.delay(0.3, on: scheduler)
+                _ = numbers.delay(0.3)
+                _ = failing.timeout(1, on: scheduler)
+                _ = failing.timeout(1, on: scheduler, raising: CancellationError())
+                _ = numbers.map { $0 * 2 }
+                _ = numbers.flattenMap { _ in other }
+                _ = nested.flatten()
+                _ = nested.flatten(maxConcurrent: 2)
+                _ = nested.concat()
+                _ = nested.switchToLatest()
+                _ = numbers.merge(other)
+                _ = Signal.merge([numbers, other])
+                _ = numbers.concat(other)
+                _ = Signal.concat([numbers, other])
+                _ = numbers.bind { { value, _ in Signal<Int, Never>.return(value) } }
+                _ = numbers.catch { _ in .empty }
+                _ = failing.catch { _ in numbers }
+                _ = failing.catch(to: .return(0))
+                _ = failing.retry()
+                _ = failing.retry(2)
+                _ = numbers.startWith(0)
+                _ = numbers.sample(other)
+                _ = numbers.distinctUntilChanged()
+                _ = numbers.distinctUntilChanged(by: ==)
+                _ = optionals.ignoreNil()
+                _ = numbers.aggregate(0, +)
+                _ = numbers.all { $0 > 0 }
+                _ = numbers.any { $0 > 0 }
+                _ = numbers.collect()
+                _ = numbers.logAll()
+                _ = numbers.doNext { print($0) }
+                _ = numbers.then { other }
+                _ = numbers.ignoreValues()
+                _ = numbers.promoteError(CancellationError.self)
+                _ = numbers.publish().autoconnect()
+                _ = numbers.multicast(subject).connect()
+                _ = numbers.replayLazily()
+                _ = Signal<Int, Never>.return(1)
+                _ = Signal<Int, Never>.empty
+                _ = Signal<Int, Never>.never
+                _ = Signal<Int, any Error>.error(CancellationError())
+                _ = Signal<Int, Never>.defer { other }
+                _ = Signal<Int, Never> { subscriber in
+                    subscriber.sendNext(1)
+                    return nil
+                }
+                _ = Signal<Date, Never>.interval(1, on: scheduler)
+                input.sendNext(1)
+                subject.sendNext(1)
+                subject.sendCompleted()
+            }
+            """
+        let result = try typecheck(source)
+        XCTAssertTrue(result.succeeded, "our own calls no longer type-check:\n\(result.output)")
+    }
+
+    // MARK: - Running the compiler
+
+    private struct Typecheck {
+        var succeeded: Bool
+        /// The compiler's standard error.
+        var output: String
+        /// The messages of the errors reported in the checked file, by line.
+        var errors: [Int: [String]]
+    }
+
+    /// Type-checks `source` as a file of a user's module, outside this package, against the
+    /// modules of the running build.
+    private func typecheck(_ source: String) throws -> Typecheck {
+        let compiler = try XCTUnwrap(Self.swiftCompiler(), """
+            No swiftc found: set SWIFTC (or SWIFT_EXEC) to the swiftc of the toolchain that built \
+            these tests; none was found beside this process's Swift runtime or on PATH.
+            """)
+        let modules = try XCTUnwrap(Self.builtModules(), """
+            The build's modules (Signals.swiftmodule) were not found next to the test binary \
+            \(Bundle.main.executablePath ?? "?")
+            """)
+        let directory = try XCTUnwrap(Self.makeTemporaryDirectory(), "could not make a temporary directory")
+        let file = directory + "/Spellings.swift"
+        defer {
+            unlink(file)
+            rmdir(directory)
+        }
+        try Self.writeFile(source, to: file)
+        var arguments = ["-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", modules, file]
+        #if os(macOS)
+        // The modules are built for the package's deployment target.
+        #if arch(arm64)
+        arguments += ["-target", "arm64-apple-macosx15.0"]
+        #else
+        arguments += ["-target", "x86_64-apple-macosx15.0"]
+        #endif
+        #endif
+        let outcome = try runChildProcess(compiler, arguments: arguments, timeout: 120)
+        XCTAssertFalse(outcome.timedOut, "\(compiler) did not finish in 120 s")
+        return Typecheck(
+            succeeded: outcome.succeeded,
+            output: outcome.standardError + outcome.standardOutput,
+            errors: Self.errors(in: outcome.standardError, file: file)
+        )
+    }
+
+    /// The errors of `output` (in the compiler's one-line `llvm` style, `path:line:column: error:
+    /// message`) that are located in `file`, by line.
+    private static func errors(in output: String, file: String) -> [Int: [String]] {
+        var errors: [Int: [String]] = [:]
+        for line in output.split(separator: "\n") {
+            guard let range = line.range(of: "Spellings.swift:") else { continue }
+            let fields = line[range.upperBound...].split(separator: ":", maxSplits: 3)
+            guard fields.count == 4, let number = Int(fields[0]),
+                  fields[2].trimmingCharacters(in: .whitespaces) == "error" else { continue }
+            errors[number, default: []].append(fields[3].trimmingCharacters(in: .whitespaces))
+        }
+        return errors
+    }
+
+    /// `swiftc`: the one `SWIFTC` or `SWIFT_EXEC` names, else the one beside the Swift runtime this
+    /// process runs on (the toolchain that built it, on Linux), else the first on `PATH`.
+    private static func swiftCompiler() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        for variable in ["SWIFTC", "SWIFT_EXEC"] {
+            if let path = environment[variable], !path.isEmpty {
+                return path
+            }
+        }
+        if let runtime = swiftRuntimePath() {
+            var directory = runtime
+            for _ in 0..<5 {
+                directory = (directory as NSString).deletingLastPathComponent
+                let candidate = directory + "/bin/swiftc"
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = String(directory) + "/swiftc"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// The file of the Swift runtime library this process has loaded.
+    private static func swiftRuntimePath() -> String? {
+        #if canImport(Darwin)
+        guard let process = dlopen(nil, RTLD_NOW) else { return nil }
+        defer { dlclose(process) }
+        guard let symbol = dlsym(process, "swift_retain") else { return nil }
+        var info = Dl_info()
+        guard dladdr(symbol, &info) != 0, let name = info.dli_fname else { return nil }
+        return String(cString: name)
+        #else
+        // The Glibc module has no `dladdr`; the process's memory map names the library's file.
+        let descriptor = open("/proc/self/maps", O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        let mapped = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        guard let line = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }),
+              let path = line.firstIndex(of: "/") else { return nil }
+        return String(line[path...])
+        #endif
+    }
+
+    /// The folder of the running build's `.swiftmodule`s: `Modules` beside the test binary (or its
+    /// bundle on Apple platforms), or, with older SwiftPM, that folder itself.
+    private static func builtModules() -> String? {
+        var starts: [String] = []
+        if let executable = Bundle.main.executablePath { starts.append(executable) }
+        #if canImport(Darwin)
+        starts.append(Bundle(for: OtherLibrariesNamesTests.self).bundlePath)
+        #endif
+        for start in starts {
+            var directory = start
+            for _ in 0..<4 {
+                directory = (directory as NSString).deletingLastPathComponent
+                for candidate in [directory + "/Modules", directory]
+                where access(candidate + "/Signals.swiftmodule", F_OK) == 0 {
+                    return candidate
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func makeTemporaryDirectory() -> String? {
+        var template = Array("\(NSTemporaryDirectory())/otherLibrariesNames.XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Writes with `write(2)`, not Foundation, whose file APIs leaked buffers on Linux under the
+    /// AddressSanitizer run's leak check (see `runChildProcess`).
+    private static func writeFile(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw CocoaError(.fileWriteUnknown) }
+            written += count
+        }
+    }
+}
