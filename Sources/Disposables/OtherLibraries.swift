@@ -8,3 +8,14 @@ extension Disposable {
         bag.add(self)
     }
 }
+
+extension Disposable {
+    /// Combine's `store(in: &cancellables)`. Here the set is a ``CompoundDisposable``, and the
+    /// disposable is added to it: `bag.add(disposable)`; disposing the bag disposes it.
+    ///
+    /// Unavailable: it is here so that the compiler names the way to write it.
+    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable)")
+    public func store(in bag: CompoundDisposable) {
+        bag.add(self)
+    }
+}

@@ -250,6 +250,46 @@ final class OtherLibrariesNamesTests: XCTestCase {
         XCTAssertFalse(result.output.contains("'package'"), result.output)
     }
 
+    /// The shapes that once misled a new user of this library now draw an error that says what to
+    /// write instead, in the Swift 6 language mode: an `await` of `collect()` (the operator, not an
+    /// async form), a blocking form in async code, a non-`Sendable` value through a crossing the
+    /// user asks for, and RxSwift's and Combine's ways of keeping a subscription.
+    func testAdoptionTraps_drawTheErrorsThatHelp() throws {
+        let header = """
+            import Disposables
+            import Schedulers
+            import Sequences
+            import Signals
+            import Subjects
+
+            final class Unshared {}
+
+            func traps(numbers: Signal<Int, Never>, unshared: Signal<Unshared, Never>, scheduler: Scheduler, bag: CompoundDisposable) async {
+            """
+        let traps: [Spelling] = [
+            Spelling(code: "let all: [Int] = await numbers.collect()", expected: ["cannot convert value of type 'Signal<[Int], Never>'"]),
+            Spelling(code: "_ = numbers.first()", expected: ["is unavailable from asynchronous contexts", "await firstValue()"]),
+            Spelling(code: "_ = numbers.toArray()", expected: ["is unavailable from asynchronous contexts", "await allValues()"]),
+            Spelling(code: "_ = unshared.deliver(on: scheduler)", expected: ["type 'Unshared' does not conform to the 'Sendable' protocol"]),
+            Spelling(code: "_ = unshared.subscribe(on: scheduler)", expected: ["type 'Unshared' does not conform to the 'Sendable' protocol"]),
+            Spelling(code: "_ = await unshared.allValues()", expected: ["type 'Unshared' does not conform to the 'Sendable' protocol"]),
+            Spelling(code: "_ = ObservableValue(Unshared())", expected: ["type 'Unshared' does not conform to the 'Sendable' protocol"]),
+            Spelling(code: "_ = LazyList([Unshared()]).signal(on: scheduler)", expected: ["type 'Unshared' does not conform to the 'Sendable' protocol"]),
+            Spelling(code: "Disposable {}.disposed(by: bag)", expected: ["'disposed(by:)' is unavailable: add it to a CompoundDisposable"]),
+            Spelling(code: "Disposable {}.store(in: bag)", expected: ["'store(in:)' is unavailable: add it to a CompoundDisposable"]),
+        ]
+        let firstLine = header.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        let source = header + "\n" + traps.map { "    " + $0.code }.joined(separator: "\n") + "\n}\n"
+        let result = try typecheck(source)
+        XCTAssertFalse(result.succeeded, "the traps type-checked without an error:\n\(result.output)")
+        for (index, trap) in traps.enumerated() {
+            let found = result.errors[firstLine + index] ?? []
+            if !found.contains(where: { message in trap.expected.allSatisfy(message.contains) }) {
+                XCTFail("`\(trap.code)` should draw an error containing \(trap.expected); it drew \(found)\n\(result.output)")
+            }
+        }
+    }
+
     func testOurSpellings_stillResolveBesideTheStubs() throws {
         let source = """
             import Disposables

@@ -61,7 +61,7 @@ extension Signal {
     /// Combine's `receive(on:)`: `deliver(on:)` here.
     @available(*, unavailable, renamed: "deliver(on:)")
     public func receive(on scheduler: Scheduler) -> Signal {
-        deliver(on: scheduler)
+        unreachableStubBody()
     }
 
     /// Combine's `removeDuplicates(by:)`: `distinctUntilChanged(by:)` here.

@@ -18,8 +18,9 @@ import Schedulers
 // DocC leaves unavailable declarations out, so these comments are for readers of the source; the
 // article "Coming from RAC 2.5, ReactiveSwift, RxSwift or Combine" lists the spellings covered.
 
-/// The body of a stub that no one call of ours stands for (`share()`, a rate-limiting `throttle`):
-/// it never runs, since no code can call an unavailable declaration. Internal, so that no user
+/// The body of a stub that no one call of ours stands for (`share()`, a rate-limiting `throttle`),
+/// or whose counterpart asks more of the types than the peer's spelling (`deliver(on:)` needs
+/// `Sendable` values; its stubs stay open to any, so that the rename shows first): it never runs, since no code can call an unavailable declaration. Internal, so that no user
 /// sees it.
 func unreachableStubBody() -> Never {
     fatalError("an unavailable stub was called")
@@ -36,13 +37,13 @@ extension Signal {
     /// ReactiveSwift's and RxSwift's `observe(on:)`: `deliver(on:)` here.
     @available(*, unavailable, renamed: "deliver(on:)")
     public func observe(on scheduler: Scheduler) -> Signal {
-        deliver(on: scheduler)
+        unreachableStubBody()
     }
 
     /// ReactiveSwift's `start(on:)`: `subscribe(on:)` here.
     @available(*, unavailable, renamed: "subscribe(on:)")
     public func start(on scheduler: Scheduler) -> Signal {
-        subscribe(on: scheduler)
+        unreachableStubBody()
     }
 
     /// ReactiveSwift's `take(first:)`: `take(_:)` here.

@@ -73,13 +73,13 @@ extension Signal {
     /// RxSwift's `observeOn(_:)` (RxSwift 5): `deliver(on:)` here.
     @available(*, unavailable, renamed: "deliver(on:)")
     public func observeOn(_ scheduler: Scheduler) -> Signal {
-        deliver(on: scheduler)
+        unreachableStubBody()
     }
 
     /// RxSwift's `subscribeOn(_:)` (RxSwift 5): `subscribe(on:)` here.
     @available(*, unavailable, renamed: "subscribe(on:)")
     public func subscribeOn(_ scheduler: Scheduler) -> Signal {
-        subscribe(on: scheduler)
+        unreachableStubBody()
     }
 
     /// RxSwift's and Combine's `flatMap(_:)`: `flattenMap(_:)` here.
