@@ -495,17 +495,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
         let descriptor = open("/proc/self/maps", O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        let mapped = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        let mapped = readToEnd(descriptor).split(separator: "\n")
         guard let line = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }),
               let path = line.firstIndex(of: "/") else { return nil }
         return String(line[path...])

@@ -146,17 +146,24 @@ private struct TemporaryOutput {
             close(descriptor)
             unlink(path)
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         lseek(descriptor, 0, SEEK_SET)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return readToEnd(descriptor)
     }
+}
+
+/// What is left to read from the open file `descriptor`, as UTF-8 text, read with `read(2)` (not
+/// Foundation, whose file APIs leaked buffers on Linux under the AddressSanitizer run's leak
+/// check).
+public func readToEnd(_ descriptor: Int32) -> String {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            bytes += chunk[..<count]
+        } else if count == 0 || errno != EINTR {
+            break
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
