@@ -52,6 +52,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
             numbers: Signal<Int, Never>,
             other: Signal<Int, Never>,
             failing: Signal<Int, any Error>,
+            typed: Signal<Int, CancellationError>,
             nested: Signal<Signal<Int, Never>, Never>,
             optionals: Signal<Int?, Never>,
             scheduler: Scheduler,
@@ -138,12 +139,13 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.skipWhile { $0 < 3 }", to: "skip(while:)"),
         .renamed("_ = numbers.skipUntil(other)", to: "skip(until:)"),
         .renamed("_ = failing.catchError { _ in numbers }", to: "catch(_:)"),
+        .renamed("_ = failing.catchError { _ in .empty }", to: "catch(_:)"),
+        Spelling(code: "_ = typed.timeout(1, scheduler: scheduler)", expected: ["has been renamed to 'timeout(_:on:)'", "timeout(_:on:raising:)"]),
         .message("_ = failing.catchAndReturn(0)", "catchAndReturn(value) is catch(to: .return(value)) here"),
         .message("_ = failing.catchErrorJustReturn(0)", "catchErrorJustReturn(value) is catch(to: .return(value)) here"),
         .message("_ = numbers.share()", "share() is publish().autoconnect() here (module Subjects)"),
         .message("_ = numbers.share(replay: 1)", "share(replay: n) is multicast(ReplaySubject(capacity: n)).autoconnect() here"),
         .message("_ = numbers.asObservable()", "a Signal is already the one signal type"),
-        .renamed("_ = numbers.reduce(0, accumulator: +)", to: "aggregate(_:_:)"),
         .renamed("_ = Signal<Int, Never>.just(1)", to: "return(_:)"),
         .message("_ = Signal<Int, Never>.of(1, 2, 3)", "LazyList([a, b, c]).signal() (module Sequences)"),
         .message("_ = Signal<Int, Never>.from([1, 2, 3])", "LazyList(elements).signal() (module Sequences)"),
@@ -170,6 +172,10 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.delay(for: 0.3, scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = numbers.delay(for: .seconds(1), scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = numbers.receive(on: scheduler)", to: "deliver(on:)"),
+        .renamed("_ = numbers.receive(on: DispatchQueue.main)", to: "deliver(on:)"),
+        .renamed("_ = numbers.receive(on: RunLoop.main)", to: "deliver(on:)"),
+        .renamed("_ = numbers.debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)", to: "throttle(_:on:)"),
+        .renamed("_ = numbers.delay(for: .seconds(1), scheduler: RunLoop.main)", to: "delay(_:on:)"),
         .renamed("_ = numbers.removeDuplicates()", to: "distinctUntilChanged()"),
         .renamed("_ = numbers.removeDuplicates { $0 == $1 }", to: "distinctUntilChanged(by:)"),
         .renamed("_ = numbers.sink { print($0) }", to: "subscribe(next:)"),
@@ -202,6 +208,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .message("_ = numbers.prepend(0)", "prepend(value) is startWith(value) here"),
         .message("_ = numbers.prepend(other)", "a.prepend(b) is b.concat(a) here"),
         .renamed("_ = numbers.reduce(0, +)", to: "aggregate(_:_:)"),
+        .renamed("_ = numbers.reduce(0) { $0 + $1 }", to: "aggregate(_:_:)"),
+        .renamed("_ = numbers.reduce(0) { running, value in running + value }", to: "aggregate(_:_:)"),
         .renamed("_ = numbers.allSatisfy { $0 > 0 }", to: "all(_:)"),
         .renamed("_ = numbers.contains(where: { $0 > 0 })", to: "any(_:)"),
         .message("_ = numbers.eraseToAnyPublisher()", "a Signal is already the one signal type"),
@@ -221,6 +229,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
         Spelling(code: "subject.send(1)", expected: ["has no member 'send'"]),
         Spelling(code: "_ = bag.count", expected: ["has no member 'count'"]),
         Spelling(code: "_ = Signal<Int, Never>.empty()", expected: ["cannot call value of non-function type"]),
+        // RxSwift's `reduce(_:accumulator:)`: a second stub would make `reduce(0) { … }`
+        // ambiguous; the label error leads to the one stub, which renames.
+        Spelling(code: "_ = numbers.reduce(0, accumulator: +)", expected: ["argument label 'accumulator:' in call"]),
     ]
 
     func testPeerSpellings_drawTheErrorThatNamesOurs() throws {

@@ -122,7 +122,12 @@ extension Signal {
     /// with a timeout of zero. Inside a block on the main queue, which keeps other main-queue work
     /// from running until it returns, it returns the answer once the run loop has nothing it can
     /// run, or at the latest when the timeout passes. On any other thread it returns as soon as the
-    /// answer comes.
+    /// answer comes; but it runs only that thread's run loop, so an answer that needs the main
+    /// queue never comes there. That includes main-actor code on Linux under `dispatchMain()` or
+    /// an `async` `main`, which runs on the main queue off the main thread: a value sent through
+    /// `deliverOnMainThread()` waits for the main queue, which the waiting block holds, so the call
+    /// returns `defaultValue` when the timeout passes (and never, with an infinite timeout). Use
+    /// ``firstValue()`` from async code.
     ///
     /// The timeout is measured on a monotonic clock, so a wall clock that steps meanwhile neither
     /// cuts the wait short nor draws it out; an infinite timeout waits for the answer however long

@@ -16,14 +16,14 @@ extension Signal {
     /// Combine's `debounce(for:scheduler:)`: `throttle(_:on:)` here, RAC 2.5's `-throttle:`,
     /// which is a debounce.
     @available(*, unavailable, renamed: "throttle(_:on:)")
-    public func debounce(for dueTime: TimeInterval, scheduler: Scheduler) -> Signal {
-        throttle(dueTime, on: scheduler)
+    public func debounce<AnyScheduler>(for dueTime: TimeInterval, scheduler: AnyScheduler) -> Signal {
+        unreachableStubBody()
     }
 
     /// Combine's `debounce(for:scheduler:)` with a `.seconds(…)` stride: `throttle(_:on:)` here.
     @available(*, unavailable, renamed: "throttle(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
-    public func debounce(for dueTime: Duration, scheduler: Scheduler) -> Signal {
-        throttle(dueTime / .seconds(1), on: scheduler)
+    public func debounce<AnyScheduler>(for dueTime: Duration, scheduler: AnyScheduler) -> Signal {
+        unreachableStubBody()
     }
 
     /// Combine's `throttle(for:scheduler:latest:)`, a rate limiter: no counterpart here, where
@@ -32,7 +32,7 @@ extension Signal {
         *, unavailable,
         message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
-    public func throttle(for interval: TimeInterval, scheduler: Scheduler, latest: Bool) -> Signal {
+    public func throttle<AnyScheduler>(for interval: TimeInterval, scheduler: AnyScheduler, latest: Bool) -> Signal {
         unreachableStubBody()
     }
 
@@ -42,25 +42,30 @@ extension Signal {
         *, unavailable,
         message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
-    public func throttle(for interval: Duration, scheduler: Scheduler, latest: Bool) -> Signal {
+    public func throttle<AnyScheduler>(for interval: Duration, scheduler: AnyScheduler, latest: Bool) -> Signal {
         unreachableStubBody()
     }
 
     /// Combine's `delay(for:scheduler:)`: `delay(_:on:)` here.
     @available(*, unavailable, renamed: "delay(_:on:)")
-    public func delay(for interval: TimeInterval, scheduler: Scheduler) -> Signal {
-        delay(interval, on: scheduler)
+    public func delay<AnyScheduler>(for interval: TimeInterval, scheduler: AnyScheduler) -> Signal {
+        unreachableStubBody()
     }
 
     /// Combine's `delay(for:scheduler:)` with a `.seconds(…)` stride: `delay(_:on:)` here.
     @available(*, unavailable, renamed: "delay(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
-    public func delay(for interval: Duration, scheduler: Scheduler) -> Signal {
-        delay(interval / .seconds(1), on: scheduler)
+    public func delay<AnyScheduler>(for interval: Duration, scheduler: AnyScheduler) -> Signal {
+        unreachableStubBody()
     }
 
-    /// Combine's `receive(on:)`: `deliver(on:)` here.
-    @available(*, unavailable, renamed: "deliver(on:)")
-    public func receive(on scheduler: Scheduler) -> Signal {
+    /// Combine's `receive(on:)`, with any scheduler (`DispatchQueue.main`, `RunLoop.main`):
+    /// `deliver(on:)` here, with a `Scheduler` (`.main` for the main queue), or
+    /// `deliverOnMainThread()`.
+    @available(
+        *, unavailable, renamed: "deliver(on:)",
+        message: "with a Scheduler: .main for the main queue, or deliverOnMainThread()"
+    )
+    public func receive<AnyScheduler>(on scheduler: AnyScheduler) -> Signal {
         unreachableStubBody()
     }
 
@@ -204,7 +209,9 @@ extension Signal {
         other.concat(self)
     }
 
-    /// Combine's and ReactiveSwift's `reduce(_:_:)`: `aggregate(_:_:)` here.
+    /// Combine's and ReactiveSwift's `reduce(_:_:)`: `aggregate(_:_:)` here. (RxSwift's
+    /// `reduce(_:accumulator:)` has no stub of its own: two would make `reduce(0) { … }` ambiguous
+    /// instead of renamed; its label draws "incorrect argument label", which leads here.)
     @available(*, unavailable, renamed: "aggregate(_:_:)")
     public func reduce<Running>(
         _ initialResult: Running,

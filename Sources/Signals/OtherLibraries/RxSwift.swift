@@ -58,15 +58,21 @@ extension Signal {
 
     /// RxSwift's and Combine's `timeout(_:scheduler:)`: `timeout(_:on:)` here, or
     /// `timeout(_:on:raising:)` to choose the error.
-    @available(*, unavailable, renamed: "timeout(_:on:)")
-    public func timeout(_ dueTime: TimeInterval, scheduler: Scheduler) -> Signal {
+    @available(
+        *, unavailable, renamed: "timeout(_:on:)",
+        message: "it fails with SignalError.timedOut when the failure type allows it; otherwise timeout(_:on:raising:) with an error of yours"
+    )
+    public func timeout<AnyScheduler>(_ dueTime: TimeInterval, scheduler: AnyScheduler) -> Signal {
         unreachableStubBody()
     }
 
     /// RxSwift's and Combine's `timeout(_:scheduler:)` with a `DispatchTimeInterval` or a
     /// `.seconds(…)` stride: `timeout(_:on:)` here.
-    @available(*, unavailable, renamed: "timeout(_:on:)", message: "it takes the interval in seconds, a TimeInterval")
-    public func timeout(_ dueTime: Duration, scheduler: Scheduler) -> Signal {
+    @available(
+        *, unavailable, renamed: "timeout(_:on:)",
+        message: "it takes the interval in seconds, a TimeInterval; a failure type other than any Error or SignalError needs timeout(_:on:raising:)"
+    )
+    public func timeout<AnyScheduler>(_ dueTime: Duration, scheduler: AnyScheduler) -> Signal {
         unreachableStubBody()
     }
 
@@ -211,6 +217,13 @@ extension Signal {
         self.catch(handler)
     }
 
+    /// RxSwift's `catchError(_:)` (RxSwift 5) with a handler whose signal keeps the failure type
+    /// (`catchError { _ in .empty }`): `catch(_:)` here.
+    @available(*, unavailable, renamed: "catch(_:)")
+    public func catchError(_ handler: @escaping @Sendable (Failure) -> Signal) -> Signal {
+        self.catch(handler)
+    }
+
     /// RxSwift's `catchAndReturn(_:)`: `catch(to:)` with a
     /// `return(_:)` signal here.
     @available(*, unavailable, message: "catchAndReturn(value) is catch(to: .return(value)) here")
@@ -248,15 +261,6 @@ extension Signal {
     @available(*, unavailable, message: "a Signal is already the one signal type: drop the call")
     public func asObservable() -> Signal {
         self
-    }
-
-    /// RxSwift's `reduce(_:accumulator:)`: `aggregate(_:_:)` here.
-    @available(*, unavailable, renamed: "aggregate(_:_:)")
-    public func reduce<Running>(
-        _ seed: Running,
-        accumulator: @escaping @Sendable (Running, Value) -> Running
-    ) -> Signal<Running, Failure> {
-        aggregate(seed, accumulator)
     }
 
     /// RxSwift's `Observable.just(_:)`: `return(_:)` here.
