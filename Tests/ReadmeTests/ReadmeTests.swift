@@ -417,6 +417,44 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(recording.events.map(\.time), [5, 10, 10])
     }
 
+    /// The repository explains itself to someone who has only it: every relative link of its
+    /// Markdown files names a file or folder it has, and no text file points at the team's
+    /// documents outside it or at its issue tracker.
+    func testRepository_refersOnlyToFilesItHas() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let markdown = ["README.md", "CONTRIBUTING.md", "Benchmarks/README.md", "Sources/Signals/Delivery/README.md"]
+        for file in markdown {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            let folder = root.appendingPathComponent(file).deletingLastPathComponent()
+            for link in text.components(separatedBy: "](").dropFirst() {
+                let target = String(link.prefix { $0 != ")" }).components(separatedBy: "#")[0]
+                if target.isEmpty || target.contains("://") { continue }
+                let path = folder.appendingPathComponent(target).standardizedFileURL.path
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(file) links to \(target), which the repository lacks")
+            }
+        }
+        let outside = ["BENCHMARKS.md", "DESIGN.md", "SEMANTICS.md", "STYLE.md", "API.md", "shared/", "closing note"]
+        let tracker = try NSRegularExpression(pattern: "\\bissues? [0-9]", options: [.caseInsensitive])
+        let folders = ["Sources", "Tests", "Benchmarks", "Examples", ".ci"]
+        var files = markdown + ["Package.swift"]
+        for folder in folders {
+            let walk = try XCTUnwrap(FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path))
+            for case let path as String in walk where !path.hasPrefix(".build") && !path.contains("/.build") {
+                if [".swift", ".md", ".supp"].contains(where: path.hasSuffix) || folder == ".ci" { files.append(folder + "/" + path) }
+            }
+        }
+        for file in Set(files) where file != "Tests/ReadmeTests/ReadmeTests.swift" {
+            guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else { continue }
+            for name in outside where text.contains(name) {
+                XCTFail("\(file) refers to \(name), which is not in the repository")
+            }
+            if let match = tracker.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) {
+                XCTFail("\(file) refers to the issue tracker: \((text as NSString).substring(with: match.range))")
+            }
+        }
+    }
+
     func testReadme_everyExampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
