@@ -37,6 +37,27 @@ func signalScenarios() -> [Scenario] { [
         }
     ),
     Scenario(
+        name: "signal.compact-map",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            // signal.chain's work with its filter and second map done by one compactMap.
+            let sink = Sink()
+            let chain = numbers(count).map { $0 + 1 }.compactMap { $0.isMultiple(of: 2) ? $0 * 2 : nil }
+            return { chain.subscribe(next: { sink.value &+= $0 }) }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let increment: (Int) -> Int = opaque { $0 + 1 }
+            let doubleEven: (Int) -> Int? = opaque { $0.isMultiple(of: 2) ? $0 * 2 : nil }
+            let add: (Int) -> Void = opaque { sink.value &+= $0 }
+            return {
+                for value in 0..<count {
+                    if let transformed = doubleEven(increment(value)) { add(transformed) }
+                }
+            }
+        }
+    ),
+    Scenario(
         name: "signal.bind",
         operations: 100_000,
         prepareOurs: { count in

@@ -72,8 +72,9 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
 /// A sink in an operator: forwards `attach` to the sink downstream.
 @usableFromInline
 package class OperatorSink<Value, Failure: Error, DownstreamValue, DownstreamFailure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    package let downstream: Sink<DownstreamValue, DownstreamFailure>
+    @usableFromInline package let downstream: Sink<DownstreamValue, DownstreamFailure>
 
+    @usableFromInline
     package init(_ downstream: Sink<DownstreamValue, DownstreamFailure>) {
         self.downstream = downstream
         super.init()
@@ -89,6 +90,7 @@ package class OperatorSink<Value, Failure: Error, DownstreamValue, DownstreamFai
 }
 
 /// A sink of a one-input operator that keeps the failure type: errors and completion pass through.
+@usableFromInline
 package class PassthroughSink<Value, DownstreamValue, Failure: Error>: OperatorSink<Value, Failure, DownstreamValue, Failure>, @unchecked Sendable {
     package override func receive(error: Failure) {
         downstream.receive(error: error)

@@ -49,6 +49,17 @@ final class OperatorTests: LeakCheckedTestCase {
         XCTAssertEqual(pulls.value, 3)
     }
 
+    func testCompactMap() {
+        check("compactMap", { $0.compactMap { $0.isMultiple(of: 3) ? $0 * 10 : nil } }, { $0.compactMap { $0.isMultiple(of: 3) ? $0 * 10 : nil } })
+        XCTAssertTrue(LazyList([1, 2]).eagerSequence.compactMap { $0 }.isEager)
+        // Lazy on an endless list, where the standard library's compactMap would never return.
+        let pulls = Counter()
+        let list = LazyList(1...).compactMap { value -> Int? in pulls.increment(); return value.isMultiple(of: 3) ? value : nil }
+        XCTAssertEqual(pulls.value, 0)
+        XCTAssertEqual(list.take(2).array, [3, 6])
+        XCTAssertEqual(pulls.value, 6)
+    }
+
     func testLogic() {
         XCTAssertEqual(LazyList([true, false]).not().array, [false, true])
         XCTAssertEqual(LazyList([[true], [true, false], [false, false]]).and().array, [true, false, false])

@@ -49,6 +49,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.completed], hot: []),
             row("ignoreNil", { $0.map { $0 == 2 ? nil : $0 }.ignoreNil() },
                 sync: [.next(1), .next(3), .completed], hot: [.next(1), .next(3)]),
+            row("compactMap", { $0.compactMap { $0 == 2 ? nil : $0 * 10 } },
+                sync: [.next(10), .next(30), .completed], hot: [.next(10), .next(30)]),
             row("scan", { $0.scan(0, +) },
                 sync: [.next(1), .next(3), .next(6), .completed], hot: [.next(1), .next(3), .next(6)]),
             row("scan(withIndex:)", { $0.scan(0, withIndex: { running, value, index in running + value * index }) },

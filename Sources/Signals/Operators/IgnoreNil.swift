@@ -6,13 +6,8 @@ extension Signal {
     /// ```
     ///
     /// RAC 2.5: `-ignore:` with `nil` (RAC 4: `ignoreNil()`).
+    @inlinable
     public func ignoreNil<Wrapped>() -> Signal<Wrapped, Failure> where Value == Wrapped? {
-        liftSink { IgnoreNilSink($0) }.named(derivedName("-ignore: nil"))
-    }
-}
-
-private final class IgnoreNilSink<Wrapped, Failure: Error>: PassthroughSink<Wrapped?, Wrapped, Failure>, @unchecked Sendable {
-    package override func receive(_ value: Wrapped?) {
-        if let value { downstream.receive(value) }
+        compactMap { $0 }.named(derivedName("-ignore: nil"))
     }
 }

@@ -50,6 +50,7 @@ final class OperatorContractTests: LeakCheckedTestCase {
         ("take(until:)", { signal, _ in signal.take(until: Signal<Int, Never>.never) }),
         ("skip(until:)", { signal, token in signal.skip(until: Signal<Void, Never>.empty.map { _ = token }) }),
         ("ignoreNil", { signal, token in signal.map { _ = token; return Optional($0) }.ignoreNil() }),
+        ("compactMap", { signal, token in signal.compactMap { _ = token; return Optional($0) } }),
         ("catch", { signal, token in signal.catch { _ = token; return .error($0) } }),
         ("try", { signal, token in signal.try { _ in _ = token } }),
         ("tryMap", { signal, token in signal.tryMap { _ = token; return $0 } }),
