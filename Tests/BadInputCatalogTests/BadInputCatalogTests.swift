@@ -5,8 +5,15 @@ import Sequences
 import Signals
 import Subjects
 import TestSupport
+import Observation
 import Tuples
 import XCTest
+
+/// An `@Observable` model for the Observation bridge's checks.
+@Observable
+private final class CatalogModel {
+    var value = 0
+}
 
 // The catalog of the library's checks of bad input: every call of `checkInput`, `badInput`, the
 // checks built on them (`checkDate`, `checkDelay`, `checkRepetition` in Schedulers/TimeInput.swift;
@@ -245,6 +252,12 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
                 let cell = ObservableValue(0)
                 _ = cell.bind(to: cell)
             }),
+            ("observe on immediate", "signal(for:on:) needs a scheduler that runs blocks later, one at a time (the main thread, a QueueScheduler, an ActorScheduler), got Scheduler.immediate", {
+                _ = CatalogModel().signal(for: \.value, on: .immediate)
+            }),
+            ("channel on immediate", "channel(for:on:) needs a scheduler that runs blocks later, one at a time (the main thread, a QueueScheduler, an ActorScheduler), got Scheduler.immediate", {
+                _ = CatalogModel().channel(for: \.value, on: .immediate)
+            }),
         ])
     }
 
@@ -254,7 +267,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 35,
+        "checkInput(": 36,
         "badInput(": 13,
         "checkDate(": 7,
         "checkDelay(": 4,
