@@ -20,8 +20,8 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// - `scheduler` is where the object lives: the property is read there, and the values are
     ///   sent there. Its changes must be made there too: the main thread (the default) for a
     ///   `@MainActor` model or one a SwiftUI view shows. It must run its blocks one at a time, as
-    ///   ``Schedulers/Scheduler/main``, a ``Schedulers/QueueScheduler``, an
-    ///   ``Schedulers/ActorScheduler`` or a `TestScheduler` do; ``Schedulers/Scheduler/immediate``
+    ///   `Scheduler.main`, a `QueueScheduler`, an
+    ///   `ActorScheduler` or a `TestScheduler` do; `Scheduler.immediate`
     ///   stops the program, since it would read the value before the change is stored.
     /// - Subscribing on the scheduler (on the main thread, for the default) sends the current value
     ///   at once, as `RACObserve` does; from anywhere else it is sent in a block on the scheduler.
@@ -82,7 +82,7 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// ```
     ///
     /// The property is read and set on `scheduler`, and its changes are seen there, as with
-    /// ``signal(for:on:)`` (which says how they arrive and coalesce): a value sent into the
+    /// `signal(for:on:)` (which says how they arrive and coalesce): a value sent into the
     /// terminal from another thread sets the property in a block on the scheduler. A value that
     /// came in through the terminal is not sent back out of it (unless another change to the
     /// property was still to be read when it came), so two sides bound to each other converge

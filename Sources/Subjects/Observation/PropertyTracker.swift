@@ -3,8 +3,8 @@ import Observation
 import Schedulers
 
 /// Follows one property of an `@Observable` object with `withObservationTracking`, on the
-/// scheduler the object lives on: what ``Observation/Observable/signal(for:on:)`` and
-/// ``Observation/Observable/channel(for:on:)`` are built on.
+/// scheduler the object lives on: what `signal(for:on:)` and
+/// `channel(for:on:)` are built on.
 ///
 /// `withObservationTracking` calls its `onChange` once, on the thread making the change, *before*
 /// the new value is stored. So the tracker never reads the value there: it schedules a re-read
@@ -13,7 +13,7 @@ import Schedulers
 /// again.
 ///
 /// Invariant: the object and `keyPath` are read and written only in blocks `scheduler` runs, or on
-/// its thread while it is ``Scheduler/current``; the owner of the object makes its changes there
+/// its thread while it is `Scheduler.current`; the owner of the object makes its changes there
 /// too (the main thread for a SwiftUI model). The tracker's own state is under `state`'s lock, so
 /// its methods may be called from any thread; `onValue` and `onEnd` run on the scheduler, never
 /// under the lock.
@@ -24,8 +24,8 @@ final class PropertyTracker<Root: AnyObject & Observable & SendableMetatype, Val
     private let state: Lock<TrackerState<Value>>
 
     /// `onValue` gets the current value, then each change; `onEnd` runs once, when the object has
-    /// gone. Neither runs after ``stop()`` returns on the scheduler's thread, nor at all once
-    /// ``stop()`` has run before them.
+    /// gone. Neither runs after `stop()` returns on the scheduler's thread, nor at all once
+    /// `stop()` has run before them.
     init(
         _ object: Root,
         _ keyPath: KeyPath<Root, Value>,
