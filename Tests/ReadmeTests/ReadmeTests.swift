@@ -1,6 +1,7 @@
 import Command
 import Disposables
 import Foundation
+import Observation
 import Schedulers
 import Sequences
 import Signals
@@ -371,6 +372,28 @@ final class ReadmeTests: LeakCheckedTestCase {
         model.subscriptions.dispose()
     }
 
+    @MainActor
+    func testObservation() {
+        // README: Following an `@Observable` model
+        let form = LoginForm()
+        let canLogIn = form.signal(for: \.user).map { !$0.isEmpty }
+        canLogIn.subscribe(next: { print("can log in:", $0) })   // prints "can log in: false" at once
+        form.user = "ada"
+        form.user = "ada lovelace"       // once the main queue runs: prints "can log in: true", once
+        // End of README
+
+        let printed = canLogIn.record()
+        XCTAssertEqual(printed.values, [true], "subscribed on the main thread: the value at once")
+        form.user = ""
+        form.user = "ada"
+        XCTAssertTrue(spinMainRunLoop { printed.values.count == 2 })
+        XCTAssertEqual(printed.values, [true, true], "two changes in one turn: one value")
+        form.user = ""
+        XCTAssertTrue(spinMainRunLoop { printed.values.count == 3 })
+        XCTAssertEqual(printed.values, [true, true, false])
+        printed.dispose()
+    }
+
     func testBinding() {
         // README: Binding
         let settings = Settings()
@@ -472,7 +495,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // depends on this one the same way, and CI builds it.
         let manifests = blocks.filter { $0.hasPrefix("// swift-tools-version") }
         XCTAssertEqual(manifests.count, 1)
-        XCTAssertEqual(blocks.count, 18)
+        XCTAssertEqual(blocks.count, 19)
         for block in blocks where !block.hasPrefix("// swift-tools-version") {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -484,6 +507,11 @@ final class ReadmeTests: LeakCheckedTestCase {
             }
         }
     }
+}
+
+// README: Following an `@Observable` model (the declaration)
+@Observable @MainActor final class LoginForm {
+    var user = ""
 }
 
 // README: The main actor and other actors (the declarations)
