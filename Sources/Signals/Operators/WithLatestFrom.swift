@@ -23,8 +23,11 @@ extension Signal {
     /// `withLatest(from:)`.
     ///
     /// New; RAC 2.5 has none (its nearest is `-combineLatestWith:` filtered by which side sent).
+    @inlinable
     public func withLatestFrom<U>(_ other: Signal<U, Failure>) -> Signal<(Value, U), Failure> {
-        withLatest(other) { ($0, $1) }.named(derivedName("-withLatestFrom: \(other.name ?? "")"))
+        // The pair is made here, in the caller's specialization, where `(Value, U)` is a known
+        // type: made in unspecialized code, each pair looked up the tuple type's metadata.
+        pairingWithLatest(other) { ($0, $1) }.named(derivedName("-withLatestFrom: \(other.name ?? "")"))
     }
 
     /// Sends `combine(value, latest)` for each value of this signal, `latest` being the latest
@@ -46,10 +49,13 @@ extension Signal {
         _ other: Signal<U, Failure>,
         _ combine: @escaping @Sendable (Value, U) -> R
     ) -> Signal<R, Failure> {
-        withLatest(other, combine).named(derivedName("-withLatestFrom: \(other.name ?? "") combine:"))
+        pairingWithLatest(other, combine).named(derivedName("-withLatestFrom: \(other.name ?? "") combine:"))
     }
 
-    private func withLatest<U, R>(
+    /// The signal both spellings make: `combine` makes what goes out of each value and other's
+    /// latest.
+    @usableFromInline
+    func pairingWithLatest<U, R>(
         _ other: Signal<U, Failure>,
         _ combine: @escaping @Sendable (Value, U) -> R
     ) -> Signal<R, Failure> {
@@ -97,16 +103,19 @@ private final class LatestOtherInput<U, Output, Failure: Error>: JunctionInput<U
 /// The sink of the source: each value goes out with `other`'s latest, if there is one.
 private final class WithLatestSourceInput<Value, U, Output, Failure: Error>: JunctionInput<Value, Failure>, @unchecked Sendable {
     private let junction: WithLatestJunction<U, Output, Failure>
+    /// The junction's, held here too: read through the junction, it was retained and released
+    /// for every value.
+    private let latest: LatestLane<U>
     private let combine: @Sendable (Value, U) -> Output
 
     init(_ junction: WithLatestJunction<U, Output, Failure>, combine: @escaping @Sendable (Value, U) -> Output) {
         self.junction = junction
+        latest = junction.latest
         self.combine = combine
         super.init(junction)
     }
 
     override func process(_ value: Value) {
-        let latest = junction.latest
         if latest.count > 0 { junction.emit(combine(value, latest.latest)) }
     }
 
