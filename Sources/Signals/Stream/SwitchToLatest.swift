@@ -10,7 +10,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-switchToLatest`.
     public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
-        switching { $0 }.named(derivedName("-switchToLatest"))
+        switching { LatestSwitchSink($0) }.named(derivedName("-switchToLatest"))
     }
 
     /// Sends the values of the signal `transform` makes of this signal's latest value, disposing
@@ -30,15 +30,17 @@ extension Signal {
     ///
     /// New; RAC 2.5 has none (its nearest is `-map:` then `-switchToLatest`).
     public func flatMapLatest<U>(_ transform: @escaping @Sendable (Value) -> Signal<U, Failure>) -> Signal<U, Failure> {
-        switching(transform).named(derivedName("-flatMapLatest:"))
+        switching { FlatMapLatestSink($0, transform: transform) }.named(derivedName("-flatMapLatest:"))
     }
 
-    /// The switch both spellings share: `transform` makes the inner signal of each value.
-    private func switching<U>(_ transform: @escaping @Sendable (Value) -> Signal<U, Failure>) -> Signal<U, Failure> {
+    /// The switch both spellings share, with the sink `makeSink` makes of the output.
+    private func switching<U>(
+        _ makeSink: @escaping @Sendable (Subscriber<U, Failure>) -> SwitchSink<Value, U, Failure>
+    ) -> Signal<U, Failure> {
         Signal<U, Failure>(producer: { downstream in
             let output = Subscriber(downstream)
             downstream.attach(output.disposable)
-            _ = self.attachSink(SwitchSink(output, transform: transform))
+            _ = self.attachSink(makeSink(output))
             return output.disposable
         })
     }
@@ -49,10 +51,12 @@ extension Signal {
 /// The output's disposable holds the inner subscriptions (through `current`), never the inner
 /// sinks, which hold this sink and so the output: once an inner signal's source lets go of its
 /// sink, nothing keeps the subscription alive.
-private final class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
-    let output: Subscriber<Value, Failure>
-    /// Makes the inner signal of each value of the source.
-    private let transform: @Sendable (Source) -> Signal<Value, Failure>
+///
+/// Its subclasses receive the source's values: `LatestSwitchSink` switches to each signal it
+/// receives, `FlatMapLatestSink` to the signal its transform makes of each value. A transform
+/// for `switchToLatest` too (the identity) would cost it a generic copy of every signal.
+private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
+    final let output: Subscriber<Value, Failure>
     /// The current inner subscription.
     private let current = SerialDisposable()
     private let state = Lock(SwitchState())
@@ -62,9 +66,8 @@ private final class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Fail
     /// Looked up once: allocating through it costs no metadata lookup per inner signal.
     private let innerType = SwitchInner<Source, Value, Failure>.self
 
-    init(_ output: Subscriber<Value, Failure>, transform: @escaping @Sendable (Source) -> Signal<Value, Failure>) {
+    init(_ output: Subscriber<Value, Failure>) {
         self.output = output
-        self.transform = transform
         super.init()
         output.disposable.add(current)
     }
@@ -73,8 +76,8 @@ private final class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Fail
         output.disposable.add(upstream)
     }
 
-    package override func receive(_ value: Source) {
-        let signal = transform(value)
+    /// Disposes the current inner subscription and subscribes to `signal`.
+    final func switchTo(_ signal: Signal<Value, Failure>) {
         let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
         state.withLock { $0.latest = number }
         current.swap(nil)?.dispose()
@@ -83,7 +86,7 @@ private final class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Fail
 
     /// Keeps the subscription of inner signal `number` as the current one, unless a later inner
     /// signal has arrived.
-    func attach(_ subscription: Disposable, number: Int) {
+    final func attach(_ subscription: Disposable, number: Int) {
         current.swap(subscription)?.dispose()
         if generation.load(ordering: .acquiring) != number { current.swap(nil)?.dispose() }
     }
@@ -100,13 +103,34 @@ private final class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Fail
         if isDone { output.sendCompleted() }
     }
 
-    func innerCompleted(number: Int) {
+    final func innerCompleted(number: Int) {
         let isDone = state.withLock { state -> Bool in
             guard state.latest == number else { return false }
             state.latest = nil
             return state.sourceIsDone
         }
         if isDone { output.sendCompleted() }
+    }
+}
+
+/// The source side of `switchToLatest`: each value is the signal to switch to.
+private final class LatestSwitchSink<Value, Failure: Error>: SwitchSink<Signal<Value, Failure>, Value, Failure>, @unchecked Sendable {
+    package override func receive(_ signal: Signal<Value, Failure>) {
+        switchTo(signal)
+    }
+}
+
+/// The source side of `flatMapLatest`: `transform` makes the signal to switch to of each value.
+private final class FlatMapLatestSink<Source, Value, Failure: Error>: SwitchSink<Source, Value, Failure>, @unchecked Sendable {
+    private let transform: @Sendable (Source) -> Signal<Value, Failure>
+
+    init(_ output: Subscriber<Value, Failure>, transform: @escaping @Sendable (Source) -> Signal<Value, Failure>) {
+        self.transform = transform
+        super.init(output)
+    }
+
+    package override func receive(_ value: Source) {
+        switchTo(transform(value))
     }
 }
 
