@@ -1,7 +1,8 @@
 import Signals
 
 /// The hot paths that start at a pipe: one input out to many subscribers, and two inputs into one
-/// (`signal.combineLatest` counts sends, `signal.zip` pairs).
+/// (`signal.combineLatest` and `signal.with-latest-from` count sends, `signal.zip` pairs,
+/// `signal.buffer-count` values).
 func pipeScenarios() -> [Scenario] { [
     fanoutScenario(name: "signal.pipe-fanout") {
         let (signal, input) = Signal<Int, Never>.pipe()
@@ -63,7 +64,96 @@ func pipeScenarios() -> [Scenario] { [
             }
         }
     ),
+    Scenario(
+        name: "signal.with-latest-from",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            // Mostly on the source, as an app's taps with a form's latest text: one send on other
+            // for every nine on the source, so nine in ten sends go out as a pair.
+            let sink = Sink()
+            let (source, sourceInput) = Signal<Int, Never>.pipe()
+            let (other, otherInput) = Signal<Int, Never>.pipe()
+            source.withLatestFrom(other).subscribe(next: { pair in sink.value &+= pair.0 &+ pair.1 })
+            return {
+                for value in 0..<count {
+                    if value % 10 == 0 { otherInput.sendNext(value) } else { sourceInput.sendNext(value) }
+                }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let latest = BaselineWithLatestFrom(opaque { sink.value &+= $0 &+ $1 })
+            let sendSource: (Int) -> Void = opaque { latest.source($0) }
+            let sendOther: (Int) -> Void = opaque { latest.other($0) }
+            return {
+                for value in 0..<count {
+                    if value % 10 == 0 { sendOther(value) } else { sendSource(value) }
+                }
+            }
+        }
+    ),
+    Scenario(
+        name: "signal.buffer-count",
+        operations: 1_000_000,
+        prepareOurs: { count in
+            let sink = Sink()
+            let (source, input) = Signal<Int, Never>.pipe()
+            source.buffer(count: 10).subscribe(next: { sink.value &+= $0.count })
+            return {
+                for value in 0..<count { input.sendNext(value) }
+            }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let buffer = BaselineCountBuffer(count: 10, opaque { sink.value &+= $0.count })
+            let send: (Int) -> Void = opaque { buffer.send($0) }
+            return {
+                for value in 0..<count { send(value) }
+            }
+        }
+    ),
 ] }
+
+/// The baseline's withLatestFrom: other's latest `Int?`, and the sink called with the pair when
+/// the source sends once it is set.
+private final class BaselineWithLatestFrom {
+    @exclusivity(unchecked) private var latest: Int?
+    private let sink: (Int, Int) -> Void
+
+    init(_ sink: @escaping (Int, Int) -> Void) {
+        self.sink = sink
+    }
+
+    func source(_ value: Int) {
+        if let latest { sink(value, latest) }
+    }
+
+    func other(_ value: Int) {
+        latest = value
+    }
+}
+
+/// The baseline's count buffer: an `[Int]` with its capacity reserved, handed to the sink at each
+/// `count` values and emptied keeping its storage.
+private final class BaselineCountBuffer {
+    @exclusivity(unchecked) private var values: [Int] = []
+    private let count: Int
+    private let sink: ([Int]) -> Void
+
+    init(count: Int, _ sink: @escaping ([Int]) -> Void) {
+        self.count = count
+        self.sink = sink
+        values.reserveCapacity(count)
+    }
+
+    func send(_ value: Int) {
+        values.append(value)
+        if values.count == count {
+            sink(values)
+            values.removeAll(keepingCapacity: true)
+        }
+    }
+}
 
 /// The baseline's combineLatest: the latest `Int?` of each side, calling the sink once both are set.
 private final class BaselineCombineLatest {

@@ -164,6 +164,29 @@ func signalScenarios() -> [Scenario] { [
         }
     ),
     Scenario(
+        name: "signal.flat-map-latest",
+        operations: 100_000,
+        prepareOurs: { count in
+            // signal.switch's work through one flatMapLatest.
+            let sink = Sink()
+            let switched = numbers(count).flatMapLatest { Signal<Int, Never>.return($0) }
+            return { switched.subscribe(next: { sink.value &+= $0 }) }
+        },
+        prepareBaseline: { count in
+            let sink = Sink()
+            let generation = Sink()
+            let add: (Int) -> Void = opaque { sink.value &+= $0 }
+            return {
+                for value in 0..<count {
+                    generation.value += 1
+                    let current = generation.value
+                    let inner: Source = opaque { sink in sink(value) }
+                    inner { if generation.value == current { add($0) } }
+                }
+            }
+        }
+    ),
+    Scenario(
         name: "signal.churn",
         operations: 100_000,
         prepareOurs: { count in

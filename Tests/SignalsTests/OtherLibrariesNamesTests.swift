@@ -94,7 +94,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = Signal<Int, Never>(value: 1)", to: "return(_:)"),
         .renamed("_ = Signal<Int, any Error>(error: CancellationError())", to: "error(_:)"),
         .message("_ = Signal<Int, Never>(values: [1, 2])", "LazyList(values).signal() (module Sequences)"),
-        .message("_ = numbers.flatMap(.latest) { _ in other }", "flatMap(.latest) is map(_:) then switchToLatest() here"),
+        .message("_ = numbers.flatMap(.latest) { _ in other }", "flatMap(.latest) is flatMapLatest(_:) here"),
+        .renamed("_ = numbers.withLatest(from: other)", to: "withLatestFrom(_:)"),
+        .renamed("_ = numbers.collect(count: 3)", to: "buffer(count:)"),
         .message("_ = numbers.flatMap(.merge) { _ in other }", "flatMap(.merge) is flattenMap(_:) here"),
         .message("_ = numbers.flatMap(.concat) { _ in other }", "flatMap(.concat) is map(_:) then concat() here"),
         .message("_ = numbers.flatMap(.concurrent(limit: 2)) { _ in other }", "is map(_:) then flatten(maxConcurrent: n) here"),
@@ -118,6 +120,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.flatMap { _ in other }", to: "flattenMap(_:)"),
         .message("_ = numbers.concatMap { _ in other }", "concatMap(_:) is map(_:) then concat() here"),
         .renamed("_ = nested.switchLatest()", to: "switchToLatest()"),
+        .renamed("_ = numbers.withLatestFrom(other, resultSelector: { $0 + $1 })", to: "withLatestFrom(_:_:)"),
+        .renamed("_ = numbers.buffer(timeSpan: 1, count: 10, scheduler: scheduler)", to: "buffer(count:interval:on:)"),
+        .renamed("_ = numbers.buffer(timeSpan: .seconds(1), count: 10, scheduler: scheduler)", to: "buffer(count:interval:on:)"),
         .renamed("_ = nested.merge()", to: "flatten()"),
         .renamed("_ = nested.merge(maxConcurrent: 2)", to: "flatten(maxConcurrent:)"),
         .renamed("_ = numbers.subscribe(onNext: { print($0) })", to: "subscribe(next:error:completed:)"),
@@ -165,6 +170,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
     ]
 
     private static let combine: [Spelling] = [
+        .renamed("_ = numbers.collect(3)", to: "buffer(count:)"),
         .renamed("_ = numbers.debounce(for: 0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
         .renamed("_ = numbers.debounce(for: .seconds(0.3), scheduler: scheduler)", to: "throttle(_:on:)"),
         .message("_ = numbers.throttle(for: 0.3, scheduler: scheduler, latest: true)", "Combine's throttle limits the rate"),

@@ -51,6 +51,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(1), .next(3), .completed], hot: [.next(1), .next(3)]),
             row("compactMap", { $0.compactMap { $0 == 2 ? nil : $0 * 10 } },
                 sync: [.next(10), .next(30), .completed], hot: [.next(10), .next(30)]),
+            row("buffer(count:)", { $0.buffer(count: 2) },
+                sync: [.next([1, 2]), .next([3]), .completed], hot: [.next([1, 2])]),
             row("scan", { $0.scan(0, +) },
                 sync: [.next(1), .next(3), .next(6), .completed], hot: [.next(1), .next(3), .next(6)]),
             row("scan(withIndex:)", { $0.scan(0, withIndex: { running, value, index in running + value * index }) },
@@ -154,6 +156,12 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(12), .completed], hot: [.next(10), .next(11), .next(12)]),
             row("sample", { $0.sample($0) },
                 sync: [.completed], hot: [.next(1), .next(2), .next(3)]),
+            row("withLatestFrom(_:)", { $0.withLatestFrom(.return(9)).map { $0 * 10 + $1 } },
+                sync: [.next(19), .next(29), .next(39), .completed], hot: [.next(19), .next(29), .next(39)]),
+            // Other is the source itself, subscribed first: over the hot source, each value reaches
+            // it before the source's own subscription.
+            row("withLatestFrom(_:_:) of itself", { $0.withLatestFrom($0) { $0 * 10 + $1 } },
+                sync: [.next(13), .next(23), .next(33), .completed], hot: [.next(11), .next(22), .next(33)]),
             row("then", { $0.then { .return(9) } },
                 sync: [.next(9), .completed], hot: []),
         ])
@@ -182,6 +190,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
             // before it sends: which values get through depends on timing.
             row("switchToLatest", { $0.map { Signal<Int, TestError>.return($0) }.switchToLatest() },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: nil),
+            row("flatMapLatest", { $0.flatMapLatest { Signal<Int, TestError>.return($0 * 10) } },
+                sync: [.next(10), .next(20), .next(30), .completed], hot: nil),
             row("Signal.if", { Signal.if($0.map { $0 % 2 == 1 }, then: .return(1), else: .return(0)) },
                 sync: [.next(1), .next(0), .next(1), .completed], hot: nil),
             row("Signal.switch", { Signal.switch($0, cases: [1: .return(10), 2: .return(20)], default: .return(0)) },
@@ -246,6 +256,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: nil, hot: nil),
             row("buffer", { $0.buffer(1, on: ThreadMatrix.clock) },
                 sync: [.next([1, 2, 3]), .completed], hot: [.next([1, 2, 3])]),
+            row("buffer(count:interval:on:)", { $0.buffer(count: 2, interval: 1, on: ThreadMatrix.clock) },
+                sync: [.next([1, 2]), .next([3]), .completed], hot: [.next([1, 2]), .next([3])]),
             row("timeout(_:on:raising:)", { $0.timeout(60, on: ThreadMatrix.clock, raising: .second) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .error(.second)]),
             row("timeout(_:on:)", { $0.mapError { _ in SignalError.timedOut }.timeout(60, on: ThreadMatrix.clock) },

@@ -8,11 +8,20 @@ import Schedulers
 // or `.milliseconds(300)`, or as a number of seconds: each timed stub comes with a `Duration`
 // (which those build) and with a `TimeInterval`. Combine's `print(_:)` gets no stub: inside any
 // `extension Signal`, an unqualified `print` would find it instead of the standard library's
-// (`logAll()` is ours). Neither do `zip(_:)` (the global `zip`), `collect(_:)` (a count buffer is
-// planned under another name) nor `combineLatest(_:)` (ours is `Signal.combineLatest(_:)`, and an
-// instance method of that name would share its overloads).
+// (`logAll()` is ours). Neither do `zip(_:)` (the global `zip`) nor `combineLatest(_:)` (ours is
+// `Signal.combineLatest(_:)`, and an instance method of that name would share its overloads).
+// `collect(_:)` with a count renames to `buffer(count:)`; `collect()` is ours (RAC 2.5's
+// `-collect`), as Combine's is, and `collect(.byTimeOrCount(…))` has no stub (it would need
+// Combine's strategy type): it is `buffer(count:interval:on:)` here.
 
 extension Signal {
+    /// Combine's `collect(_:)` with a count: `buffer(count:)` here (`collect()` gathers every
+    /// value, as Combine's does).
+    @available(*, unavailable, renamed: "buffer(count:)")
+    public func collect(_ count: Int) -> Signal<[Value], Failure> {
+        buffer(count: count)
+    }
+
     /// Combine's `debounce(for:scheduler:)`: `throttle(_:on:)` here, RAC 2.5's `-throttle:`,
     /// which is a debounce.
     @available(*, unavailable, renamed: "throttle(_:on:)")

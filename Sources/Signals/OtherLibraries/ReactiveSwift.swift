@@ -27,6 +27,19 @@ func unreachableStubBody() -> Never {
 }
 
 extension Signal {
+    /// ReactiveSwift's `withLatest(from:)`: `withLatestFrom(_:)` here.
+    @available(*, unavailable, renamed: "withLatestFrom(_:)")
+    public func withLatest<U>(from other: Signal<U, Failure>) -> Signal<(Value, U), Failure> {
+        withLatestFrom(other)
+    }
+
+    /// ReactiveSwift's `collect(count:)`: `buffer(count:)` here (`collect()` is RAC 2.5's
+    /// `-collect`, every value in one array).
+    @available(*, unavailable, renamed: "buffer(count:)")
+    public func collect(count: Int) -> Signal<[Value], Failure> {
+        buffer(count: count)
+    }
+
     /// ReactiveSwift's `debounce(_:on:)`: `throttle(_:on:)` here, RAC 2.5's `-throttle:`, which is
     /// a debounce.
     @available(*, unavailable, renamed: "throttle(_:on:)")
@@ -284,13 +297,13 @@ extension Signal {
         map(transform).concat()
     }
 
-    /// ReactiveSwift's `flatMap(.latest)`: `map(_:)` then `switchToLatest()` here.
-    @available(*, unavailable, message: "flatMap(.latest) is map(_:) then switchToLatest() here")
+    /// ReactiveSwift's `flatMap(.latest)`: `flatMapLatest(_:)` here.
+    @available(*, unavailable, message: "flatMap(.latest) is flatMapLatest(_:) here")
     public func flatMap<U>(
         _ strategy: _FlattenLatest,
         _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
     ) -> Signal<U, Failure> {
-        map(transform).switchToLatest()
+        flatMapLatest(transform)
     }
 
     /// ReactiveSwift's `flatMap(.concurrent(limit:))`: `map(_:)` then

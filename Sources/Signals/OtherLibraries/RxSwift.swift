@@ -100,6 +100,30 @@ extension Signal {
         map(transform).concat()
     }
 
+    /// RxSwift's and Combine's (CombineExt) `withLatestFrom(_:resultSelector:)`:
+    /// `withLatestFrom(_:_:)` here.
+    @available(*, unavailable, renamed: "withLatestFrom(_:_:)")
+    public func withLatestFrom<U, R>(
+        _ other: Signal<U, Failure>,
+        resultSelector: @escaping @Sendable (Value, U) -> R
+    ) -> Signal<R, Failure> {
+        withLatestFrom(other, resultSelector)
+    }
+
+    /// RxSwift's `buffer(timeSpan:count:scheduler:)`: `buffer(count:interval:on:)` here, which
+    /// sends no empty arrays.
+    @available(*, unavailable, renamed: "buffer(count:interval:on:)")
+    public func buffer(timeSpan: TimeInterval, count: Int, scheduler: Scheduler) -> Signal<[Value], Failure> {
+        buffer(count: count, interval: timeSpan, on: scheduler)
+    }
+
+    /// RxSwift's `buffer(timeSpan:count:scheduler:)` with a `DispatchTimeInterval`:
+    /// `buffer(count:interval:on:)` here.
+    @available(*, unavailable, renamed: "buffer(count:interval:on:)", message: "it takes the interval in seconds, a TimeInterval")
+    public func buffer(timeSpan: Duration, count: Int, scheduler: Scheduler) -> Signal<[Value], Failure> {
+        buffer(count: count, interval: timeSpan / .seconds(1), on: scheduler)
+    }
+
     /// RxSwift's `switchLatest()`: `switchToLatest()` here.
     @available(*, unavailable, renamed: "switchToLatest()")
     public func switchLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {

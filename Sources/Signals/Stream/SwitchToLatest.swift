@@ -10,22 +10,53 @@ extension Signal {
     ///
     /// RAC 2.5: `-switchToLatest`.
     public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
-        Signal<Inner, Failure>(producer: { downstream in
+        switching { LatestSwitchSink($0) }.named(derivedName("-switchToLatest"))
+    }
+
+    /// Sends the values of the signal `transform` makes of this signal's latest value, disposing
+    /// the previous one's subscription each time a new value arrives: `map(transform)` then
+    /// ``switchToLatest()``, in one operator.
+    ///
+    /// This signal completing does not end the current inner signal: the result completes when
+    /// both have completed. An error from this signal or the current inner signal ends it at once.
+    /// Disposing the result disposes this signal's subscription and the current inner one.
+    ///
+    /// ```swift
+    /// queries.flatMapLatest { query in api.search(query) }   // only the latest query's results
+    /// ```
+    ///
+    /// Other libraries: RxSwift's `flatMapLatest(_:)`, ReactiveSwift's `flatMap(.latest)`,
+    /// Combine's `map(_:)` then `switchToLatest()`.
+    ///
+    /// New; RAC 2.5 has none (its nearest is `-map:` then `-switchToLatest`).
+    public func flatMapLatest<U>(_ transform: @escaping @Sendable (Value) -> Signal<U, Failure>) -> Signal<U, Failure> {
+        switching { FlatMapLatestSink($0, transform: transform) }.named(derivedName("-flatMapLatest:"))
+    }
+
+    /// The switch both spellings share, with the sink `makeSink` makes of the output.
+    private func switching<U>(
+        _ makeSink: @escaping @Sendable (Subscriber<U, Failure>) -> SwitchSink<Value, U, Failure>
+    ) -> Signal<U, Failure> {
+        Signal<U, Failure>(producer: { downstream in
             let output = Subscriber(downstream)
             downstream.attach(output.disposable)
-            _ = self.attachSink(SwitchSink(output))
+            _ = self.attachSink(makeSink(output))
             return output.disposable
-        }).named(derivedName("-switchToLatest"))
+        })
     }
 }
 
-/// The source side of `switchToLatest`; it keeps the current inner subscription.
+/// The source side of `switchToLatest` and `flatMapLatest`; it keeps the current inner subscription.
 ///
 /// The output's disposable holds the inner subscriptions (through `current`), never the inner
 /// sinks, which hold this sink and so the output: once an inner signal's source lets go of its
 /// sink, nothing keeps the subscription alive.
-private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failure>, Failure>, @unchecked Sendable {
-    let output: Subscriber<Value, Failure>
+///
+/// Its subclasses receive the source's values: `LatestSwitchSink` switches to each signal it
+/// receives, `FlatMapLatestSink` to the signal its transform makes of each value. A transform
+/// for `switchToLatest` too (the identity) would cost it a generic copy of every signal.
+private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
+    final let output: Subscriber<Value, Failure>
     /// The current inner subscription.
     private let current = SerialDisposable()
     private let state = Lock(SwitchState())
@@ -33,7 +64,7 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
     /// nothing. Written by the source's delivery only.
     let generation = Atomic<Int>(0)
     /// Looked up once: allocating through it costs no metadata lookup per inner signal.
-    private let innerType = SwitchInner<Value, Failure>.self
+    private let innerType = SwitchInner<Source, Value, Failure>.self
 
     init(_ output: Subscriber<Value, Failure>) {
         self.output = output
@@ -45,7 +76,8 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
         output.disposable.add(upstream)
     }
 
-    package override func receive(_ signal: Signal<Value, Failure>) {
+    /// Disposes the current inner subscription and subscribes to `signal`.
+    final func switchTo(_ signal: Signal<Value, Failure>) {
         let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
         state.withLock { $0.latest = number }
         current.swap(nil)?.dispose()
@@ -54,7 +86,7 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
 
     /// Keeps the subscription of inner signal `number` as the current one, unless a later inner
     /// signal has arrived.
-    func attach(_ subscription: Disposable, number: Int) {
+    final func attach(_ subscription: Disposable, number: Int) {
         current.swap(subscription)?.dispose()
         if generation.load(ordering: .acquiring) != number { current.swap(nil)?.dispose() }
     }
@@ -71,13 +103,34 @@ private final class SwitchSink<Value, Failure: Error>: Sink<Signal<Value, Failur
         if isDone { output.sendCompleted() }
     }
 
-    func innerCompleted(number: Int) {
+    final func innerCompleted(number: Int) {
         let isDone = state.withLock { state -> Bool in
             guard state.latest == number else { return false }
             state.latest = nil
             return state.sourceIsDone
         }
         if isDone { output.sendCompleted() }
+    }
+}
+
+/// The source side of `switchToLatest`: each value is the signal to switch to.
+private final class LatestSwitchSink<Value, Failure: Error>: SwitchSink<Signal<Value, Failure>, Value, Failure>, @unchecked Sendable {
+    package override func receive(_ signal: Signal<Value, Failure>) {
+        switchTo(signal)
+    }
+}
+
+/// The source side of `flatMapLatest`: `transform` makes the signal to switch to of each value.
+private final class FlatMapLatestSink<Source, Value, Failure: Error>: SwitchSink<Source, Value, Failure>, @unchecked Sendable {
+    private let transform: @Sendable (Source) -> Signal<Value, Failure>
+
+    init(_ output: Subscriber<Value, Failure>, transform: @escaping @Sendable (Source) -> Signal<Value, Failure>) {
+        self.transform = transform
+        super.init(output)
+    }
+
+    package override func receive(_ value: Source) {
+        switchTo(transform(value))
     }
 }
 
@@ -90,11 +143,11 @@ private struct SwitchState {
 }
 
 /// The sink of one inner signal; once replaced, it forwards nothing.
-private final class SwitchInner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let parent: SwitchSink<Value, Failure>
+private final class SwitchInner<Source, Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let parent: SwitchSink<Source, Value, Failure>
     private let number: Int
 
-    required init(_ parent: SwitchSink<Value, Failure>, number: Int) {
+    required init(_ parent: SwitchSink<Source, Value, Failure>, number: Int) {
         self.parent = parent
         self.number = number
         super.init()
