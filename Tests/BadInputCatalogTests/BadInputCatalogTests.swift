@@ -172,6 +172,10 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
             }),
             ("buffer", "buffer(_:on:) needs a positive interval, got 0.0", { _ = never.buffer(0, on: test) }),
             ("buffer on immediate", "buffer(_:on:) cannot run on Scheduler.immediate", { _ = never.buffer(1, on: .immediate) }),
+            ("buffer count", "buffer(count:) needs a count of 1 or more, got 0", { _ = never.buffer(count: 0) }),
+            ("buffer count or time", "buffer(count:interval:on:) needs a count of 1 or more, got -1", { _ = never.buffer(count: -1, interval: 1, on: test) }),
+            ("buffer count or time, interval", "buffer(count:interval:on:) needs a positive interval, got 0.0", { _ = never.buffer(count: 2, interval: 0, on: test) }),
+            ("buffer count or time on immediate", "buffer(count:interval:on:) cannot run on Scheduler.immediate", { _ = never.buffer(count: 2, interval: 1, on: .immediate) }),
             ("interval", "Signal.interval(_:on:leeway:) needs a positive interval, got nan", { _ = Signal<Date, Never>.interval(.nan, on: test) }),
             ("interval leeway", "Signal.interval(_:on:leeway:) needs a leeway of zero or more, got -1.0", { _ = Signal<Date, Never>.interval(1, on: test, leeway: -1) }),
             ("interval on immediate", "Signal.interval(_:on:leeway:) cannot run on Scheduler.immediate", { _ = Signal<Date, Never>.interval(1, on: .immediate) }),
@@ -267,14 +271,14 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 36,
+        "checkInput(": 38,
         "badInput(": 13,
         "checkDate(": 7,
         "checkDelay(": 4,
         "checkRepetition(": 4,
         "checkInterval(": 5,
-        "checkPositiveInterval(": 1,
-        "checkScheduler(": 4,
+        "checkPositiveInterval(": 2,
+        "checkScheduler(": 5,
         "checkStack(": 2,
         "check(": 1,
         "fatalError(": 8,
