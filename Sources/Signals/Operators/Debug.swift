@@ -51,11 +51,14 @@ extension Signal {
         let log: @Sendable (String) -> Void = { what in output("\(label): \(what) [\(currentThreadForDebug())]") }
         return Signal.serialized { subscriber in
             log("subscribed")
-            let sink = DebugSink(subscriber, log: log)
-            subscriber.disposable.add(Disposable { [sink] in
-                if !sink.hasEnded { log("disposed") }
+            // The flag, not the sink, is what the disposal action holds: the sink holds the
+            // subscriber, whose disposable holds the action, and a cycle would keep a
+            // subscription that everyone let go of alive.
+            let ended = DebugEnd()
+            subscriber.disposable.add(Disposable {
+                if !ended.hasEnded { log("disposed") }
             })
-            subscriber.disposable.add(self.attachSink(sink))
+            subscriber.disposable.add(self.attachSink(DebugSink(subscriber, log: log, ended: ended)))
         }.named(derivedName("-debug: \(label)"))
     }
 }
@@ -82,15 +85,13 @@ private let inheritedThreadName: String? = {
 /// Logs each event of the source, then sends it on to the `debug` subscription's subscriber.
 private final class DebugSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
     private let log: @Sendable (String) -> Void
-    private let ended = Atomic<Bool>(false)
+    private let ended: DebugEnd
 
-    init(_ output: Subscriber<Value, Failure>, log: @escaping @Sendable (String) -> Void) {
+    init(_ output: Subscriber<Value, Failure>, log: @escaping @Sendable (String) -> Void, ended: DebugEnd) {
         self.log = log
+        self.ended = ended
         super.init(output)
     }
-
-    /// Whether the source has sent its error or completion.
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     override func receive(_ value: Value) {
         // A value racing a disposal from another thread is not sent on: nor is it logged.
@@ -101,15 +102,25 @@ private final class DebugSink<Value, Failure: Error>: SubscriberSink<Value, Fail
 
     override func receive(error: Failure) {
         guard !output.isDisposed else { return }
-        ended.store(true, ordering: .releasing)
+        ended.markEnded()
         log("error(\(error))")
         output.sendError(error)
     }
 
     override func receiveCompleted() {
         guard !output.isDisposed else { return }
-        ended.store(true, ordering: .releasing)
+        ended.markEnded()
         log("completed")
         output.sendCompleted()
     }
+}
+
+/// Whether a `debug` subscription's source has sent its error or completion, so that its
+/// disposal, which then only releases resources, is not logged.
+private final class DebugEnd: Sendable {
+    private let ended = Atomic<Bool>(false)
+
+    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    func markEnded() { ended.store(true, ordering: .releasing) }
 }
