@@ -39,6 +39,8 @@ extension Signal {
     /// - Parameters:
     ///   - name: What the lines start with; when empty, the file and line of this call, such as
     ///     `App/SearchModel.swift:42`.
+    ///   - file: The file of the call, for an empty `name`; leave the default.
+    ///   - line: The line of the call, for an empty `name`; leave the default.
     ///   - output: Where each line goes, without a trailing newline; called on the thread the
     ///     line is about, without a lock of the library held.
     public func debug(
