@@ -40,8 +40,8 @@ extension Signal {
     /// RxSwift delays completion until the window ends, to send the value waiting then);
     /// ReactiveSwift's `throttle(_:on:)` (like `latest: true`, but it sends every value on the
     /// scheduler, and drops the value waiting at completion); Combine's
-    /// `throttle(for:scheduler:latest:)` (which sends every value on the scheduler, and with
-    /// `latest: false` sends the first value received in a window when the window ends).
+    /// `throttle(for:scheduler:latest:)` (which delivers on the scheduler; with `latest: false`
+    /// it sends the first value received during each interval).
     ///
     /// New; RAC 2.5 has none (its `-throttle:` is a debounce).
     ///
