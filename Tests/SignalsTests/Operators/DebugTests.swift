@@ -49,6 +49,18 @@ final class DebugTests: LeakCheckedTestCase {
         XCTAssertEqual(source.disposals.value, 1)
     }
 
+    func testDebug_logsTheDisposalByAnOperatorDownstream() {
+        // take(1) disposes the subscription once it has its value: the source had not ended.
+        let lines = Recorder<String>()
+        let recorder = TestSource([1, 2, 3]).signal.debug("taken", to: { lines.record($0) }).take(1).record()
+        XCTAssertEqual(recorder.events, [.next(1), .completed])
+        XCTAssertEqual(lines.values, [
+            "taken: subscribed [main thread]",
+            "taken: next(1) [main thread]",
+            "taken: disposed [main thread]",
+        ])
+    }
+
     func testDebug_namesTheThreadOfEachLine() {
         let lines = Recorder<String>()
         let (signal, input) = Signal<Int, TestError>.pipe()
