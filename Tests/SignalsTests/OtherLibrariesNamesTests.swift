@@ -78,7 +78,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = failing.timeout(after: 1, raising: CancellationError(), on: scheduler)", to: "timeout(_:on:raising:)"),
         .renamed("_ = numbers.sample(on: other)", to: "sample(_:)"),
         .renamed("_ = optionals.skipNil()", to: "ignoreNil()"),
-        .renamed("_ = numbers.logEvents()", to: "logAll()"),
+        .renamed("_ = numbers.logEvents()", to: "debug(_:)"),
+        .renamed("_ = numbers.logEvents(identifier: \"numbers\")", to: "debug(_:)"),
+        .renamed("_ = failing.retry(upTo: 3, interval: 1, on: scheduler)", to: "retry(_:delay:on:)"),
         .message("_ = numbers.replayLazily(upTo: 1)", "replayLazily() (module Subjects) keeps every value"),
         .message("_ = numbers.on(value: { print($0) })", "on(value:) is doNext(_:)"),
         .message("_ = numbers.on(failed: { print($0) }, completed: {}, value: { _ in })", "on(failed:) doError(_:)"),
@@ -109,8 +111,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
     private static let rxSwift: [Spelling] = [
         .renamed("_ = numbers.debounce(0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
         .renamed("_ = numbers.debounce(.milliseconds(300), scheduler: scheduler)", to: "throttle(_:on:)"),
-        .message("_ = numbers.throttle(0.3, scheduler: scheduler)", "RxSwift's throttle limits the rate"),
-        .message("_ = numbers.throttle(.milliseconds(300), latest: false, scheduler: scheduler)", "RxSwift's throttle limits the rate"),
+        Spelling(code: "_ = numbers.throttle(0.3, scheduler: scheduler)", expected: ["has been renamed to 'rateLimit(_:on:latest:)'", "RxSwift's throttle limits the rate"]),
+        Spelling(code: "_ = numbers.throttle(.milliseconds(300), latest: false, scheduler: scheduler)", expected: ["has been renamed to 'rateLimit(_:on:latest:)'", "in seconds"]),
         .renamed("_ = numbers.delay(0.3, scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = numbers.delay(.seconds(1), scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = failing.timeout(1, scheduler: scheduler)", to: "timeout(_:on:)"),
@@ -173,8 +175,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.collect(3)", to: "buffer(count:)"),
         .renamed("_ = numbers.debounce(for: 0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
         .renamed("_ = numbers.debounce(for: .seconds(0.3), scheduler: scheduler)", to: "throttle(_:on:)"),
-        .message("_ = numbers.throttle(for: 0.3, scheduler: scheduler, latest: true)", "Combine's throttle limits the rate"),
-        .message("_ = numbers.throttle(for: .milliseconds(300), scheduler: scheduler, latest: false)", "Combine's throttle limits the rate"),
+        Spelling(code: "_ = numbers.throttle(for: 0.3, scheduler: scheduler, latest: true)", expected: ["has been renamed to 'rateLimit(_:on:latest:)'", "Combine's throttle limits the rate"]),
+        Spelling(code: "_ = numbers.throttle(for: .milliseconds(300), scheduler: scheduler, latest: false)", expected: ["has been renamed to 'rateLimit(_:on:latest:)'", "in seconds"]),
         .renamed("_ = numbers.delay(for: 0.3, scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = numbers.delay(for: .seconds(1), scheduler: scheduler)", to: "delay(_:on:)"),
         .renamed("_ = numbers.receive(on: scheduler)", to: "deliver(on:)"),
@@ -378,6 +380,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
                 _ = failing.catch(to: .return(0))
                 _ = failing.retry()
                 _ = failing.retry(2)
+                _ = failing.retry(2, delay: .exponential(initial: 1), on: scheduler)
+                _ = numbers.rateLimit(0.3, on: scheduler)
+                _ = numbers.debug("numbers")
                 _ = numbers.startWith(0)
                 _ = numbers.sample(other)
                 _ = numbers.distinctUntilChanged()

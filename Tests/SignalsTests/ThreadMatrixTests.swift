@@ -224,6 +224,14 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
             row("retry(_:)", { $0.tryMap(failingAtThree).retry(2) },
                 sync: [.next(10), .next(20), .next(10), .next(20), .next(10), .next(20), .error(.second)],
                 hot: [.next(10), .next(20)]),
+            // The resubscriptions wait on the clock, which the matrix moves on once the source has
+            // sent everything; the hot source sends nothing to the later subscriptions.
+            row("retry(_:delay:on:)", { $0.tryMap(failingAtThree).retry(2, delay: .exponential(initial: 1), on: ThreadMatrix.clock) },
+                sync: [.next(10), .next(20), .next(10), .next(20), .next(10), .next(20), .error(.second)],
+                hot: [.next(10), .next(20)]),
+            row("retry(_:delay:on:) on immediate", { $0.tryMap(failingAtThree).retry(2, delay: .constant(0), on: .immediate) },
+                sync: [.next(10), .next(20), .next(10), .next(20), .next(10), .next(20), .error(.second)],
+                hot: [.next(10), .next(20)]),
             row("retry() with take", { $0.tryMap(failingAtThree).retry().take(5) },
                 sync: [.next(10), .next(20), .next(10), .next(20), .next(10), .completed], hot: [.next(10), .next(20)]),
             row("repeat with take", { $0.repeat().take(7) },
@@ -251,6 +259,12 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(3), .completed], hot: [.next(3)]),
             row("throttle(_:on:valuesPassing:)", { $0.throttle(1, on: ThreadMatrix.clock, valuesPassing: { $0 != 2 }) },
                 sync: [.next(2), .next(3), .completed], hot: [.next(2), .next(3)]),
+            // The first value leaves at once; 2 and 3 wait for the window's end (the clock's move,
+            // for the hot source), or for completion, which sends the latest first.
+            row("rateLimit(_:on:latest:)", { $0.rateLimit(1, on: ThreadMatrix.clock) },
+                sync: [.next(1), .next(3), .completed], hot: [.next(1), .next(3)]),
+            row("rateLimit(_:on:latest:) keeping the first", { $0.rateLimit(1, on: ThreadMatrix.clock, latest: false) },
+                sync: [.next(1), .completed], hot: [.next(1)]),
             // A real interval on the current (or a background) scheduler: the values depend on timing.
             row("throttle(_:) on the current scheduler", { $0.throttle(0.001) },
                 sync: nil, hot: nil),
@@ -276,6 +290,8 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
             row("initially", { $0.initially {} },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("finally", { $0.finally {} },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("debug", { $0.debug("matrix", to: { _ in }) },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("logAll", { $0.logAll() },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),

@@ -1,4 +1,6 @@
 import Disposables
+import Foundation
+import Schedulers
 
 extension Signal {
     /// Sends this signal's values over and over: subscribes again each time it completes.
@@ -52,6 +54,44 @@ extension Signal {
         return resubscribing(.retry(limit: count)).named(derivedName("-retry: \(count)"))
     }
 
+    /// Subscribes again when this signal fails, after a delay on `scheduler`, at most `count`
+    /// times, then sends the error.
+    ///
+    /// Values pass through from every subscription; completion ends the result. On an error, the
+    /// resubscription is scheduled on `scheduler` after the delay `delay` gives for that retry
+    /// (see ``RetryDelay``: constant, or growing exponentially up to a cap), and the next
+    /// subscription is made there; the error after the last retry is sent at once. `count`
+    /// counts the retries of the whole subscription, whether or not values came in between.
+    ///
+    /// ```swift
+    /// // subscribes at 0 s; on errors, again at 1 s, 3 s and 7 s; a fourth error is sent
+    /// fetch.retry(3, delay: .exponential(initial: 1), on: .main)
+    /// ```
+    ///
+    /// Disposal during a wait cancels the resubscription: nothing is sent after it. The delays
+    /// are measured on the scheduler's monotonic clock; an infinite one never ends (the result
+    /// waits until disposed). On `Scheduler.immediate` the failing thread sleeps for the delay and
+    /// subscribes again itself; however many times a synchronous signal fails there, the
+    /// resubscriptions take turns of one loop, not a deeper stack each.
+    ///
+    /// Other libraries: ReactiveSwift's `retry(upTo:interval:on:)` (a constant delay); RxSwift's
+    /// `retry(when:)` with a hand-written delay; Combine has none (`retry(_:)` resubscribes at
+    /// once).
+    ///
+    /// New; RAC 2.5 has none (its `-retry:` resubscribes at once).
+    ///
+    /// - Parameters:
+    ///   - count: The most resubscriptions, or `0` for no limit, as in ``retry(_:)``; not
+    ///     negative.
+    ///   - delay: How long to wait before each resubscription.
+    ///   - scheduler: Where the waits are timed and the resubscriptions made.
+    public func retry(_ count: Int, delay: RetryDelay, on scheduler: Scheduler) -> Signal {
+        checkInput(count >= 0, "retry(_:delay:on:) needs a count of zero (no limit) or more, got \(count)")
+        delay.check(of: "retry(_:delay:on:)")
+        return resubscribing(.retryAfterDelay(limit: count, delay: delay, scheduler: scheduler))
+            .named(derivedName("-retry: \(count) delay: \(delay) onScheduler: \(scheduler)"))
+    }
+
     private func resubscribing(_ policy: ResubscribePolicy) -> Signal {
         Signal(producer: { downstream in
             // Each subscription may end on a different thread: their events meet at one
@@ -70,6 +110,8 @@ private enum ResubscribePolicy {
     case `repeat`
     /// After an error, at most `limit` times (0: no limit); completion ends the result.
     case retry(limit: Int)
+    /// As `retry`, each time after the delay `delay` gives, scheduled on `scheduler`.
+    case retryAfterDelay(limit: Int, delay: RetryDelay, scheduler: Scheduler)
 }
 
 /// Subscribes to the source again and again, through ``SequentialRunner``'s trampoline, so a
@@ -92,12 +134,23 @@ private final class ResubscribeRunner<Value, Failure: Error>: SequentialRunner<V
     }
 
     package override func receive(error: Failure) {
-        guard case let .retry(limit) = policy, limit == 0 || retries < limit else {
+        switch policy {
+        case .repeat:
             output.sendError(error)
-            return
+        case let .retry(limit):
+            guard limit == 0 || retries < limit else { return output.sendError(error) }
+            retries += 1
+            advance()
+        case let .retryAfterDelay(limit, delay, scheduler):
+            guard limit == 0 || retries < limit else { return output.sendError(error) }
+            retries += 1
+            // A child of the output's disposable until it runs, so disposal cancels it. On a
+            // scheduler that runs it at once (immediate), `advance()` finds the loop running
+            // (this error came from inside its subscription) and leaves it one more turn.
+            output.disposable.schedule(on: scheduler, afterDelay: delay.delay(beforeRetry: retries)) { [self] in
+                advance()
+            }
         }
-        retries += 1
-        advance()
     }
 
     package override func receiveCompleted() {

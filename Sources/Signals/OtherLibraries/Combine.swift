@@ -8,11 +8,11 @@ import Schedulers
 // or `.milliseconds(300)`, or as a number of seconds: each timed stub comes with a `Duration`
 // (which those build) and with a `TimeInterval`. Combine's `print(_:)` gets no stub: inside any
 // `extension Signal`, an unqualified `print` would find it instead of the standard library's
-// (`logAll()` is ours). Neither do `zip(_:)` (the global `zip`) nor `combineLatest(_:)` (ours is
-// `Signal.combineLatest(_:)`, and an instance method of that name would share its overloads).
-// `collect(_:)` with a count renames to `buffer(count:)`; `collect()` is ours (RAC 2.5's
-// `-collect`), as Combine's is, and `collect(.byTimeOrCount(…))` has no stub (it would need
-// Combine's strategy type): it is `buffer(count:interval:on:)` here.
+// (`debug(_:)` and `logAll()` are ours). Neither do `zip(_:)` (the global `zip`) nor
+// `combineLatest(_:)` (ours is `Signal.combineLatest(_:)`, and an instance method of that name
+// would share its overloads). `collect(_:)` with a count renames to `buffer(count:)`; `collect()`
+// is ours (RAC 2.5's `-collect`), as Combine's is, and `collect(.byTimeOrCount(…))` has no stub
+// (it would need Combine's strategy type): it is `buffer(count:interval:on:)` here.
 
 extension Signal {
     /// Combine's `collect(_:)` with a count: `buffer(count:)` here (`collect()` gathers every
@@ -35,21 +35,21 @@ extension Signal {
         unreachableStubBody()
     }
 
-    /// Combine's `throttle(for:scheduler:latest:)`, a rate limiter: no counterpart here, where
-    /// `throttle(_:on:)` is RAC 2.5's debounce.
+    /// Combine's `throttle(for:scheduler:latest:)`, a rate limiter: `rateLimit(_:on:latest:)`
+    /// here, where `throttle(_:on:)` is RAC 2.5's debounce.
     @available(
-        *, unavailable,
-        message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
+        *, unavailable, renamed: "rateLimit(_:on:latest:)",
+        message: "Combine's throttle limits the rate; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
     public func throttle<AnyScheduler>(for interval: TimeInterval, scheduler: AnyScheduler, latest: Bool) -> Signal {
         unreachableStubBody()
     }
 
-    /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride: no counterpart
-    /// here.
+    /// Combine's `throttle(for:scheduler:latest:)` with a `.seconds(…)` stride:
+    /// `rateLimit(_:on:latest:)` here.
     @available(
-        *, unavailable,
-        message: "Combine's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
+        *, unavailable, renamed: "rateLimit(_:on:latest:)",
+        message: "Combine's throttle limits the rate, and rateLimit takes the interval in seconds, a TimeInterval; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"
     )
     public func throttle<AnyScheduler>(for interval: Duration, scheduler: AnyScheduler, latest: Bool) -> Signal {
         unreachableStubBody()

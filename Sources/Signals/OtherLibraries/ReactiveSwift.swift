@@ -18,7 +18,8 @@ import Schedulers
 // DocC leaves unavailable declarations out, so these comments are for readers of the source; the
 // article "Coming from RAC 2.5, ReactiveSwift, RxSwift or Combine" lists the spellings covered.
 
-/// The body of a stub that no one call of ours stands for (`share()`, a rate-limiting `throttle`),
+/// The body of a stub that no one call of ours stands for (`share()`), that takes a scheduler of any
+/// type (Combine's `throttle(for:scheduler:latest:)`, which renames to `rateLimit(_:on:latest:)`),
 /// or whose counterpart asks more of the types than the peer's spelling (`deliver(on:)` needs
 /// `Sendable` values; its stubs stay open to any, so that the rename shows first): it never runs, since no code can call an unavailable declaration. Internal, so that no user
 /// sees it.
@@ -97,6 +98,16 @@ extension Signal {
         retry(count)
     }
 
+    /// ReactiveSwift's `retry(upTo:interval:on:)`: `retry(_:delay:on:)` here, with the interval
+    /// as `.constant(interval)`.
+    @available(
+        *, unavailable, renamed: "retry(_:delay:on:)",
+        message: "the delay is a RetryDelay, .constant(interval) or .exponential(initial:multiplier:maximum:); a count of 0 there retries never, here without limit"
+    )
+    public func retry(upTo count: Int, interval: TimeInterval, on scheduler: Scheduler) -> Signal {
+        retry(count, delay: .constant(interval), on: scheduler)
+    }
+
     /// ReactiveSwift's `attemptMap(_:)`: `tryMap(_:)` here, with a closure that throws the
     /// signal's `Failure`.
     @available(*, unavailable, renamed: "tryMap(_:)")
@@ -122,11 +133,11 @@ extension Signal {
         ignoreNil()
     }
 
-    /// ReactiveSwift's `logEvents(identifier:)`: `logAll()` here; the log names the signal by
-    /// `named(_:)`.
-    @available(*, unavailable, renamed: "logAll()", message: "name the signal with named(_:)")
+    /// ReactiveSwift's `logEvents(identifier:)`: `debug(_:)` here, which logs the subscription,
+    /// every event and a disposal under the name, with the thread of each.
+    @available(*, unavailable, renamed: "debug(_:)")
     public func logEvents(identifier: String = "") -> Signal {
-        named(identifier).logAll()
+        debug(identifier)
     }
 
     /// ReactiveSwift's `replayLazily(upTo:)`: module `Subjects`'s `replayLazily()`, which keeps

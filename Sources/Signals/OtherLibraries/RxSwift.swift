@@ -24,24 +24,24 @@ extension Signal {
         throttle(dueTime / .seconds(1), on: scheduler)
     }
 
-    /// RxSwift's `throttle(_:latest:scheduler:)`, a rate limiter: no counterpart here, where
-    /// `throttle(_:on:)` is RAC 2.5's debounce.
+    /// RxSwift's `throttle(_:latest:scheduler:)`, a rate limiter: `rateLimit(_:on:latest:)` here,
+    /// where `throttle(_:on:)` is RAC 2.5's debounce.
     @available(
-        *, unavailable,
-        message: "RxSwift's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
+        *, unavailable, renamed: "rateLimit(_:on:latest:)",
+        message: "RxSwift's throttle limits the rate; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
     )
     public func throttle(_ dueTime: TimeInterval, latest: Bool = true, scheduler: Scheduler) -> Signal {
-        unreachableStubBody()
+        rateLimit(dueTime, on: scheduler, latest: latest)
     }
 
-    /// RxSwift's `throttle(_:latest:scheduler:)` with a `DispatchTimeInterval`: no counterpart
-    /// here.
+    /// RxSwift's `throttle(_:latest:scheduler:)` with a `DispatchTimeInterval`:
+    /// `rateLimit(_:on:latest:)` here.
     @available(
-        *, unavailable,
-        message: "RxSwift's throttle limits the rate, and no operator here does; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
+        *, unavailable, renamed: "rateLimit(_:on:latest:)",
+        message: "RxSwift's throttle limits the rate, and rateLimit takes the interval in seconds, a TimeInterval; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
     )
     public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: Scheduler) -> Signal {
-        unreachableStubBody()
+        rateLimit(dueTime / .seconds(1), on: scheduler, latest: latest)
     }
 
     /// RxSwift's `delay(_:scheduler:)`: `delay(_:on:)` here.

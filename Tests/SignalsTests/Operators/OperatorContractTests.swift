@@ -39,6 +39,7 @@ final class OperatorContractTests: LeakCheckedTestCase {
         ("doError", { signal, token in signal.doError { _ in _ = token } }),
         ("doCompleted", { signal, token in signal.doCompleted { _ = token } }),
         ("initially", { signal, token in signal.initially { _ = token } }),
+        ("debug", { signal, token in signal.debug("contract", to: { _ in _ = token }) }),
         ("finally", { signal, token in signal.finally { _ = token } }),
         ("throttle(_:on:valuesPassing:)", { signal, token in signal.throttle(1, on: TestScheduler(), valuesPassing: { _ in _ = token; return false }) }),
         ("delay(_:on:)", { signal, _ in signal.delay(0, on: Scheduler.immediate) }),

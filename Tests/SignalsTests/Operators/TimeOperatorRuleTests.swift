@@ -47,6 +47,13 @@ final class TimeOperatorRuleTests: LeakCheckedTestCase {
         ])
     }
 
+    func testRateLimit_aNaNOrNegativeIntervalStops() {
+        assertStops([
+            ("NaN", "rateLimit(_:on:latest:) needs an interval of zero or more, got nan", { _ = self.source.rateLimit(.nan, on: TestScheduler()) }),
+            ("negative", "rateLimit(_:on:latest:) needs an interval of zero or more, got -1.0", { _ = self.source.rateLimit(-1, on: TestScheduler(), latest: false) }),
+        ])
+    }
+
     func testTimeout_aNaNOrNegativeIntervalStops() {
         let failing = Signal<Int, SignalError>.never
         assertStops([
@@ -73,6 +80,14 @@ final class TimeOperatorRuleTests: LeakCheckedTestCase {
             ("immediate, with a predicate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", {
                 _ = self.source.throttle(0.3, on: .immediate, valuesPassing: { _ in true })
             }),
+        ])
+    }
+
+    func testRateLimit_onImmediateStops() {
+        // Immediate could only end a window by blocking the sender, so no value could come during
+        // it: a rate limiter that limits nothing.
+        assertStops([
+            ("immediate", "rateLimit(_:on:latest:) cannot run on Scheduler.immediate", { _ = self.source.rateLimit(0.3, on: .immediate) }),
         ])
     }
 

@@ -1,0 +1,127 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+final class DebugTests: LeakCheckedTestCase {
+    func testDebug_logsTheSubscriptionEachValueAndCompletion() {
+        XCTAssertTrue(Thread.isMainThread, "the expected lines name the main thread")
+        let lines = Recorder<String>()
+        let recorder = TestSource([1, 2]).signal.debug("numbers", to: { lines.record($0) }).record()
+        XCTAssertEqual(recorder.events, [.next(1), .next(2), .completed])
+        recorder.dispose()
+        // No disposal line: the subscription ended by its completion.
+        XCTAssertEqual(lines.values, [
+            "numbers: subscribed [main thread]",
+            "numbers: next(1) [main thread]",
+            "numbers: next(2) [main thread]",
+            "numbers: completed [main thread]",
+        ])
+    }
+
+    func testDebug_logsTheError() {
+        let lines = Recorder<String>()
+        let recorder = TestSource([1], end: .error(.first)).signal.debug("failing", to: { lines.record($0) }).record()
+        XCTAssertEqual(recorder.events, [.next(1), .error(.first)])
+        XCTAssertEqual(lines.values, [
+            "failing: subscribed [main thread]",
+            "failing: next(1) [main thread]",
+            "failing: error(first) [main thread]",
+        ])
+    }
+
+    func testDebug_logsADisposalFromOutsideAndNothingAfterIt() {
+        let lines = Recorder<String>()
+        let source = PipeSource()
+        let recorder = source.signal.debug("pipe", to: { lines.record($0) }).record()
+        source.input.sendNext(1)
+        recorder.dispose()
+        source.input.sendNext(2)
+        source.input.sendCompleted()
+        XCTAssertEqual(recorder.events, [.next(1)])
+        XCTAssertEqual(lines.values, [
+            "pipe: subscribed [main thread]",
+            "pipe: next(1) [main thread]",
+            "pipe: disposed [main thread]",
+        ])
+        XCTAssertEqual(source.disposals.value, 1)
+    }
+
+    func testDebug_logsTheDisposalByAnOperatorDownstream() {
+        // take(1) disposes the subscription once it has its value: the source had not ended.
+        let lines = Recorder<String>()
+        let recorder = TestSource([1, 2, 3]).signal.debug("taken", to: { lines.record($0) }).take(1).record()
+        XCTAssertEqual(recorder.events, [.next(1), .completed])
+        XCTAssertEqual(lines.values, [
+            "taken: subscribed [main thread]",
+            "taken: next(1) [main thread]",
+            "taken: disposed [main thread]",
+        ])
+    }
+
+    func testDebug_namesTheThreadOfEachLine() {
+        let lines = Recorder<String>()
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let subscription = signal.debug("threads", to: { lines.record($0) }).subscribe()
+        onANamedThread("debug worker") { input.sendNext(1) }
+        let queue = QueueScheduler(name: "debug queue")
+        let sent = DispatchSemaphore(value: 0)
+        queue.schedule {
+            input.sendNext(2)
+            sent.signal()
+        }
+        XCTAssertTrue(sent.waitForSignal())
+        onAPlainThread { subscription.dispose() }
+        let logged = lines.values
+        XCTAssertEqual(Array(logged.prefix(3)), [
+            "threads: subscribed [main thread]",
+            "threads: next(1) [thread debug worker]",
+            "threads: next(2) [scheduler debug queue]",
+        ])
+        XCTAssertEqual(logged.count, 4)
+        let disposal = logged.last ?? ""
+        XCTAssertTrue(disposal.hasPrefix("threads: disposed [thread 0x"), disposal)
+        XCTAssertNotEqual(disposal, "threads: disposed [main thread]")
+    }
+
+    func testDebug_withoutANameUsesTheFileAndLineOfTheCall() {
+        let lines = Recorder<String>()
+        let line = #line + 1
+        let recorder = Signal<Int, TestError>.empty.debug(to: { lines.record($0) }).record()
+        XCTAssertEqual(recorder.events, [.completed])
+        XCTAssertEqual(lines.values, [
+            "SignalsTests/DebugTests.swift:\(line): subscribed [main thread]",
+            "SignalsTests/DebugTests.swift:\(line): completed [main thread]",
+        ])
+    }
+
+    func testDebug_eachSubscriptionLogsSeparately() {
+        let lines = Recorder<String>()
+        let signal = TestSource([1]).signal.debug("twice", to: { lines.record($0) })
+        _ = signal.record()
+        _ = signal.record()
+        XCTAssertEqual(lines.values.count, 6)
+        XCTAssertEqual(lines.values.filter { $0 == "twice: subscribed [main thread]" }.count, 2)
+    }
+
+    func testDebug_releasesTheSubscriptionAfterDisposal() {
+        let (pipe, input) = Signal<Int, TestError>.pipe()
+        let (recorder, token) = trackingLifetime { token in
+            pipe.map { _ = token; return $0 }.debug("released", to: { _ in }).record()
+        }
+        input.sendNext(1)
+        XCTAssertTrue(token.isAlive)
+        recorder.dispose()
+        XCTAssertFalse(token.isAlive)
+    }
+}
+
+/// Runs `body` on a new thread called `name`, and waits until it returns.
+private func onANamedThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    onAPlainThread {
+        Thread.current.name = name
+        body()
+    }
+}
