@@ -166,6 +166,14 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
             ("throttle on", "throttle(_:on:valuesPassing:) needs an interval of zero or more, got -0.5", { _ = never.throttle(-0.5, on: test) }),
             ("throttle", "throttle(_:valuesPassing:) needs an interval of zero or more, got nan", { _ = never.throttle(.nan) }),
             ("throttle on immediate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", { _ = never.throttle(0.3, on: .immediate) }),
+            ("rateLimit", "rateLimit(_:on:latest:) needs an interval of zero or more, got -1.0", { _ = never.rateLimit(-1, on: test) }),
+            ("rateLimit on immediate", "rateLimit(_:on:latest:) cannot run on Scheduler.immediate", { _ = never.rateLimit(1, on: .immediate) }),
+            ("retry with a delay", "retry(_:delay:on:) needs a count of zero (no limit) or more, got -2", { _ = never.retry(-2, delay: .constant(1), on: test) }),
+            ("retry delay, constant", "retry(_:delay:on:) needs a delay of zero or more, got -1.0", { _ = never.retry(3, delay: .constant(-1), on: test) }),
+            ("retry delay, initial", "retry(_:delay:on:) needs an initial delay of zero or more, got -1.0", { _ = never.retry(3, delay: .exponential(initial: -1), on: test) }),
+            ("retry delay, multiplier", "retry(_:delay:on:) needs a multiplier of 1 or more, got 0.5", { _ = never.retry(3, delay: .exponential(initial: 1, multiplier: 0.5), on: test) }),
+            ("retry delay, maximum", "retry(_:delay:on:) needs a maximum delay of zero or more, got -1.0", { _ = never.retry(3, delay: .exponential(initial: 1, maximum: -1), on: test) }),
+            ("retry delay, retry 0", "RetryDelay.delay(beforeRetry:) counts retries from 1, got 0", { _ = RetryDelay.constant(1).delay(beforeRetry: 0) }),
             ("timeout", "timeout(_:on:) needs an interval of zero or more, got nan", { _ = never.timeout(.nan, on: test, raising: .first) }),
             ("timeout on immediate", "timeout(_:on:) cannot run on Scheduler.immediate, which can only wait by blocking; pass a scheduler that can run work later, got ", {
                 _ = never.timeout(1, on: .immediate, raising: .first)
@@ -271,14 +279,14 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 38,
+        "checkInput(": 44,
         "badInput(": 13,
         "checkDate(": 7,
         "checkDelay(": 4,
         "checkRepetition(": 4,
-        "checkInterval(": 5,
+        "checkInterval(": 6,
         "checkPositiveInterval(": 2,
-        "checkScheduler(": 5,
+        "checkScheduler(": 6,
         "checkStack(": 2,
         "check(": 1,
         "fatalError(": 8,

@@ -87,7 +87,7 @@ extension Signal {
     ///   - scheduler: Where the waits are timed and the resubscriptions made.
     public func retry(_ count: Int, delay: RetryDelay, on scheduler: Scheduler) -> Signal {
         checkInput(count >= 0, "retry(_:delay:on:) needs a count of zero (no limit) or more, got \(count)")
-        delay.check(of: "retry(_:delay:on:)")
+        delay.checkDelays(of: "retry(_:delay:on:)")
         return resubscribing(.retryAfterDelay(limit: count, delay: delay, scheduler: scheduler))
             .named(derivedName("-retry: \(count) delay: \(delay) onScheduler: \(scheduler)"))
     }

@@ -53,7 +53,7 @@ public enum RetryDelay: Hashable, Sendable {
     }
 
     /// Stops the program unless every delay this gives is zero or more.
-    func check(of operatorName: @autoclosure () -> String) {
+    func checkDelays(of operatorName: @autoclosure () -> String) {
         switch self {
         case let .constant(delay):
             checkInput(delay >= 0, "\(operatorName()) needs a delay of zero or more, got \(delay)")
