@@ -372,6 +372,59 @@ final class ReadmeTests: LeakCheckedTestCase {
         model.subscriptions.dispose()
     }
 
+    func testEverydayOperators() {
+        // README: Everyday operators for apps
+        let (texts, textInput) = Signal<String, Never>.pipe()
+        let (taps, tapInput) = Signal<Void, Never>.pipe()
+        let numbers = texts.compactMap { Int($0) }                     // "1", "x", "3" -> 1, 3
+        let submitted = taps.withLatestFrom(texts) { _, text in text }  // the text at each tap
+        let pairs = numbers.buffer(count: 2)                           // [1, 3], then the rest at the end
+        submitted.debug("submit").subscribe(next: { print("submit", $0) })  // "submit: subscribed [main thread]"
+        pairs.subscribe(next: { print($0) })
+        textInput.sendNext("1")
+        textInput.sendNext("x")
+        tapInput.sendNext(())            // prints "submit: next(x) [main thread]", then "submit x"
+        textInput.sendNext("3")          // prints "[1, 3]"
+
+        let scheduler = TestScheduler()  // virtual time; an app passes .main
+        let suggestions = texts.flatMapLatest { text in
+            Signal<String, Never>.return(text.uppercased()).delay(1, on: scheduler)
+        }                                // a new text cancels the lookup for the one before
+        let scrolls = texts.rateLimit(0.5, on: scheduler)               // at most one value per 0.5 s
+        let attempts = Signal<String, URLError>.error(URLError(.timedOut))
+            .retry(3, delay: .exponential(initial: 1), on: scheduler)  // retries after 1 s, 2 s, 4 s
+        // End of README
+
+        let lines = Recorder<String>()
+        let logged = submitted.debug("submit", to: { lines.record($0) }).record()
+        let batches = pairs.record()
+        textInput.sendNext("5")
+        tapInput.sendNext(())
+        textInput.sendNext("6")
+        textInput.sendNext("7")
+        XCTAssertEqual(logged.values, ["5"])
+        XCTAssertEqual(lines.values, ["submit: subscribed [main thread]", "submit: next(5) [main thread]"])
+        XCTAssertEqual(batches.values, [[5, 6]])
+
+        let suggested = scheduler.record(suggestions)
+        let scrolled = scheduler.record(scrolls)
+        let tried = scheduler.record(attempts)
+        textInput.sendNext("r")
+        textInput.sendNext("ra")
+        textInput.sendNext("rac")
+        scheduler.advance(by: 0.6)
+        textInput.sendNext("racs")
+        textInput.sendCompleted()
+        scheduler.run()
+        // "rac" was still being looked up when "racs" came: cancelled.
+        XCTAssertEqual(suggested.events.map(\.event), [.next("RACS"), .completed])
+        XCTAssertEqual(suggested.events.map(\.time), [1.6, 1.6])
+        XCTAssertEqual(scrolled.values, ["r", "rac", "racs"])
+        XCTAssertEqual(tried.events.map(\.time), [7], "three retries, after 1 s, 2 s and 4 s, then the error")
+        XCTAssertEqual(batches.events.last?.isFinished, true)
+        XCTAssertEqual(batches.values, [[5, 6], [7]])
+    }
+
     @MainActor
     func testObservation() {
         // README: Following an `@Observable` model
@@ -495,7 +548,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // depends on this one the same way, and CI builds it.
         let manifests = blocks.filter { $0.hasPrefix("// swift-tools-version") }
         XCTAssertEqual(manifests.count, 1)
-        XCTAssertEqual(blocks.count, 19)
+        XCTAssertEqual(blocks.count, 20)
         for block in blocks where !block.hasPrefix("// swift-tools-version") {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
