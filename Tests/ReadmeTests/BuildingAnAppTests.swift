@@ -131,6 +131,68 @@ final class SignInViewModel {
 }
 // End of article
 
+// Article: a background pipeline
+/// Where the app's log lines go.
+protocol LogStore: Sendable {
+    func upload(_ lines: [String]) async throws
+}
+
+/// Takes log lines from any thread and uploads them in the background, in batches of
+/// `batchSize` lines or what came in `interval` seconds, one upload at a time.
+final class LogShipper: Sendable {
+    /// How many lines have been uploaded: a status view shows it.
+    let uploaded = ObservableValue(0)
+    private let lines = Subject<String, Never>()
+    private let subscription: Disposable
+
+    init(
+        store: LogStore,
+        batchSize: Int = 50,
+        interval: TimeInterval = 10,
+        scheduler: Scheduler = .background(priority: .low, name: "log shipper")
+    ) {
+        let uploaded = uploaded
+        subscription = lines
+            .deliver(on: scheduler)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
+            .buffer(count: batchSize, interval: interval, on: scheduler)
+            .map { batch in
+                Signal { try await store.upload(batch) }
+                    .retry(3, delay: .exponential(initial: 1, maximum: 30), on: scheduler)
+                    .map { batch.count }
+                    .catch { _ -> Signal<Int, Never> in .return(0) }  // dropped after 3 retries
+            }
+            .concat()                      // one upload at a time, in order
+            .scan(0, +)
+            .subscribe(next: { total in uploaded.value = total })
+    }
+
+    deinit {
+        subscription.dispose()
+    }
+
+    /// Any thread.
+    func log(_ line: String) {
+        lines.sendNext(line)
+    }
+}
+// End of article
+
+/// A log store for the tests: keeps the batches, and fails each batch's first upload.
+private final class FakeLogStore: LogStore {
+    let batches = Recorder<[String]>()
+    private let failed = Recorder<[String]>()
+
+    func upload(_ lines: [String]) async throws {
+        if !failed.values.contains(lines) {
+            failed.record(lines)
+            throw URLError(.timedOut)
+        }
+        batches.record(lines)
+    }
+}
+
 /// A search service for the tests: answers after a moment, fails for "offline", and counts the
 /// searches that were cancelled.
 private final class FakeSearchService: SearchService {
@@ -178,6 +240,27 @@ final class BuildingAnAppTests: LeakCheckedTestCase {
                 XCTAssertTrue(testLines.contains(trimmed), "article line not compiled by BuildingAnAppTests: \(trimmed)")
             }
         }
+    }
+
+    func testLogShipper_uploadsInBatches_retriesAndCounts() {
+        let store = FakeLogStore()
+        let scheduler = TestScheduler()
+        let shipper = LogShipper(store: store, batchSize: 3, interval: 10, scheduler: scheduler)
+        for line in ["a", " ", "b", "c\n", "d"] { shipper.log(line) }
+        scheduler.advance()
+        // "a", "b", "c": a full batch; its first upload fails, and is retried after 1 s.
+        XCTAssertTrue(pollWithoutRunningTheMainQueue { store.batches.values.isEmpty && shipper.uploaded.value == 0 })
+        XCTAssertTrue(pollWithoutRunningTheMainQueue {
+            scheduler.advance(by: 0.1)
+            return store.batches.values == [["a", "b", "c"]]
+        })
+        XCTAssertTrue(pollWithoutRunningTheMainQueue { shipper.uploaded.value == 3 })
+        // "d" goes 10 s after it came, alone, retried once too.
+        XCTAssertTrue(pollWithoutRunningTheMainQueue {
+            scheduler.advance(by: 0.5)
+            return store.batches.values == [["a", "b", "c"], ["d"]]
+        })
+        XCTAssertTrue(pollWithoutRunningTheMainQueue { shipper.uploaded.value == 4 })
     }
 
     func testSignInForm_enablesTheButton_showsTheError_thenSignsIn() {
