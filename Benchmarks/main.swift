@@ -12,7 +12,7 @@ if options.help {
 
 let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios()
     + pipeScenarios() + hopScenarios() + subjectScenarios() + reentrantScenarios()
-    + listScenarios() + commandScenarios() + asyncScenarios()
+    + listScenarios() + commandScenarios() + asyncScenarios() + propertyScenarios()
 let names = scenarios.map(\.name)
 
 if let child = options.child {
