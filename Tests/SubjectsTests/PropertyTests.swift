@@ -189,6 +189,15 @@ final class PropertyTests: LeakCheckedTestCase {
         }
     }
 
+    func testTheCatalogsCartModel() {
+        let cart = CartModel()
+        let summaries = cart.summary.signal.record()
+        cart.add("tea")
+        cart.add("milk")
+        XCTAssertEqual(cart.count.value, 2)
+        XCTAssertEqual(summaries.values, ["0 items", "1 items", "2 items"])
+    }
+
     func testAViewModelExposesAPropertyAndKeepsItsCell() {
         let model = Model()
         let recorder = model.status.signal.record()
@@ -212,4 +221,18 @@ private final class Model: Sendable {
     }
 
     func signIn() { statusCell.value = "Signing in…" }
+}
+
+/// The Subjects catalog's example.
+private final class CartModel: Sendable {
+    let count: Property<Int>
+    let summary: Property<String>
+    private let items = ObservableValue<[String]>([])
+
+    init() {
+        count = Property(items).map { $0.count }
+        summary = count.map { "\($0) items" }
+    }
+
+    func add(_ item: String) { items.value.append(item) }
 }
