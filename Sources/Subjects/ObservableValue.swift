@@ -68,6 +68,12 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     @exclusivity(unchecked) private var cameFromChannel = false
     /// Whether ``value`` has been read: only then can Observation be tracking it.
     @exclusivity(unchecked) private var mayBeObserved = false
+    /// The channel behind ``channel``, made the first time it is asked for: until then, a write
+    /// sends nothing to it (a quarter of a write's cost). Never changes once set.
+    @exclusivity(unchecked) private var binding: Channel<Value>?
+    /// The version the channel was made at, with the value of which it starts: later versions
+    /// are sent to it.
+    @exclusivity(unchecked) private var bindingVersion: UInt64 = 0
     /// Tells Swift's Observation of reads and writes of ``value``.
     private let registrar = ObservationRegistrar()
     /// `\.value`, made once: a key path into a generic class is built anew at each use otherwise.
@@ -77,7 +83,6 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     private let input: SerialInput<Value, Never>
     /// The version last published; touched by `input`'s deliverer only.
     @exclusivity(unchecked) private var published: UInt64 = 0
-    private let binding = Channel<Value>()
 
     /// The current value, then every change.
     ///
@@ -95,12 +100,10 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
         self.input = input
         let observers = observers
         signal = Signal(producer: { sink in observers.subscribe(sink, synchronously: true) })
-        binding.leadingTerminal.sendNext(value)
-        binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
     }
 
     deinit {
-        binding.leadingTerminal.sendCompleted()
+        gate.withLock { _ in binding }?.leadingTerminal.sendCompleted()
         // Nothing can publish any more: the subscribers of `signal` can go.
         input.releaseReceiver()
     }
@@ -125,7 +128,21 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     ///
     /// RAC 2.5: `RACChannelTo(object, keyPath)`.
     public var channel: ChannelTerminal<Value> {
-        binding.followingTerminal
+        if let made = gate.withLock({ _ in binding }) { return made.followingTerminal }
+        let made = Channel<Value>()
+        // Listening before the channel is handed out: no value sent into it is missed.
+        let listening = made.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
+        let winner = gate.withLock { _ -> Channel<Value> in
+            if let binding { return binding }
+            // Started with the current value: a new channel's subject is idle, so this keeps it
+            // at once, before any write can follow it through `publishLatest`.
+            made.leadingTerminal.sendNext(current)
+            binding = made
+            bindingVersion = version
+            return made
+        }
+        if winner !== made { listening.dispose() }
+        return winner.followingTerminal
     }
 
     private func set(_ value: Value, fromChannel: Bool) {
@@ -152,18 +169,22 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
         // No `Value?` here: in the unspecialized code, each use would look up its metadata.
         var latestVersion: UInt64 = 0
         var fromChannel = false
+        var channel: Channel<Value>?
         let latest = gate.withLock { _ in
             latestVersion = version
             fromChannel = cameFromChannel
+            // A channel made at this version or later started with this value already.
+            if bindingVersion < version { channel = binding }
             return current
         }
         guard latestVersion != published else { return }
         published = latestVersion
         observers.receive(latest)
+        guard let channel else { return }
         if fromChannel {
-            binding.followingSubject.keepSilently(latest)
+            channel.followingSubject.keepSilently(latest)
         } else {
-            binding.leadingTerminal.sendNext(latest)
+            channel.leadingTerminal.sendNext(latest)
         }
     }
 }
