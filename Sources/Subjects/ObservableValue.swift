@@ -126,6 +126,10 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     /// The terminal to bind the cell with: subscribing to it gets the current value, then every
     /// change; sending a value into it sets the cell.
     ///
+    /// The channel is made the first time it is asked for (by this property, ``bind(from:)``,
+    /// ``bind(to:)`` or ``bind(to:on:)``), starting with the value current then: a cell that is
+    /// never bound pays nothing for it on a write.
+    ///
     /// RAC 2.5: `RACChannelTo(object, keyPath)`.
     public var channel: ChannelTerminal<Value> {
         if let made = gate.withLock({ _ in binding }) { return made.followingTerminal }
