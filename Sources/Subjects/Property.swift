@@ -54,8 +54,12 @@ import Synchronization
 ///
 /// Swift's Observation sees it: reading ``value`` inside `withObservationTracking`, or in a
 /// SwiftUI view's `body`, registers the read, and the next change calls `onChange` (see
-/// ``ObservableValue`` for when and on which thread). A derived property notifies as its result
-/// changes.
+/// ``ObservableValue`` for when and on which thread). A computed property is told of every
+/// change of the cells it reads (its result may be equal); a following one, of every change of
+/// its own cell. A constant never changes.
+///
+/// A property never changes after it is made (only what it views does): share it between threads
+/// freely.
 ///
 /// Other libraries: ReactiveSwift's `Property` (`producer` here is ``signal``, `signal` here is
 /// ``changes``); RxSwift's `BehaviorRelay` exposed as its `value` and `asObservable()`; Combine's
