@@ -12,7 +12,8 @@ if options.help {
 
 let scenarios = disposableScenarios() + schedulerScenarios() + signalScenarios()
     + pipeScenarios() + hopScenarios() + subjectScenarios() + reentrantScenarios()
-    + listScenarios() + commandScenarios() + asyncScenarios() + observationScenarios()
+    + listScenarios() + commandScenarios() + asyncScenarios() + propertyScenarios()
+    + observationScenarios()
 let names = scenarios.map(\.name)
 
 if let child = options.child {

@@ -1,4 +1,5 @@
 import Disposables
+import Observation
 import Signals
 
 /// A thread-safe value cell that can be observed and bound: the replacement, on every platform,
@@ -29,15 +30,59 @@ import Signals
 /// When the cell goes away, its channel completes, which ends the bindings made with it (as
 /// RAC 2.5 does when a KVO-observed object is deallocated).
 ///
+/// Swift's Observation sees the cell (it is `Observable`): reading ``value`` inside
+/// `withObservationTracking`, or in a SwiftUI view's `body`, registers the read, and the next
+/// change, through ``value`` or ``channel``, calls `onChange` once, on the thread that makes the
+/// change, right after the new value is stored and before ``signal``'s subscribers hear of it.
+/// So `onChange` may read ``value`` and gets the new value or a later one; to follow every
+/// change, track again from `onChange` (SwiftUI does). Each write is a change, equal or not;
+/// racing writes each notify the registrations made before them.
+///
+/// ```swift
+/// func track(_ cell: ObservableValue<Int>) {
+///     withObservationTracking {
+///         print(cell.value)
+///     } onChange: {
+///         track(cell)          // reads the new value, and follows the next change
+///     }
+/// }
+/// ```
+///
+/// A cell whose value has never been read skips Observation on writes: nothing can be tracking
+/// it yet.
+///
 /// RAC 2.5: `RACObserve`, `RACChannelTo` (`RACKVOChannel`).
-public final class ObservableValue<Value: Sendable>: @unchecked Sendable {
-    private let state: Lock<CellState<Value>>
+public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observable {
+    /// Guards the four fields below. Its value is a byte no one uses: in the unspecialized code,
+    /// a lock of a generic state struct looks up the metadata of `Mutex<State<Value>>` and of the
+    /// struct at each access (the zero-sized value of a `Lock<Void>` would sit, for
+    /// ThreadSanitizer, at the address of the next field).
+    private let gate = Lock<UInt8>(0)
+    // Read and written only inside `gate`, so no two accesses overlap and the exclusivity checks
+    // are not needed.
+    /// The current value.
+    @exclusivity(unchecked) private var current: Value
+    /// How many writes there have been.
+    @exclusivity(unchecked) private var version: UInt64 = 0
+    /// Whether the last write came in through the channel (and so is not sent back out).
+    @exclusivity(unchecked) private var cameFromChannel = false
+    /// Whether ``value`` has been read: only then can Observation be tracking it.
+    @exclusivity(unchecked) private var mayBeObserved = false
+    /// The channel behind ``channel``, made the first time it is asked for: until then, a write
+    /// sends nothing to it (a quarter of a write's cost). Never changes once set.
+    @exclusivity(unchecked) private var binding: Channel<Value>?
+    /// The version the channel was made at, with the value of which it starts: later versions
+    /// are sent to it.
+    @exclusivity(unchecked) private var bindingVersion: UInt64 = 0
+    /// Tells Swift's Observation of reads and writes of ``value``.
+    private let registrar = ObservationRegistrar()
+    /// `\.value`, made once: a key path into a generic class is built anew at each use otherwise.
+    private let valueKeyPath: KeyPath<ObservableValue, Value>
     private let observers = ReplaySink<Value, Never>(capacity: 1)
     /// Serializes publishing; its receiver is `observers`.
     private let input: SerialInput<Value, Never>
     /// The version last published; touched by `input`'s deliverer only.
     @exclusivity(unchecked) private var published: UInt64 = 0
-    private let binding = Channel<Value>()
 
     /// The current value, then every change.
     ///
@@ -48,20 +93,17 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable {
     ///
     /// RAC 2.5: a KVO-compliant property, with its initial value.
     public init(_ value: Value) {
-        // The cell guards its state itself; `Lock` needs the value in a region of its own.
-        nonisolated(unsafe) let initial = CellState(value: value)
-        state = Lock(initial)
+        current = value
+        valueKeyPath = \ObservableValue.value
         observers.keep(value)
         let input = SerialInput(observers)
         self.input = input
         let observers = observers
         signal = Signal(producer: { sink in observers.subscribe(sink, synchronously: true) })
-        binding.leadingTerminal.sendNext(value)
-        binding.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
     }
 
     deinit {
-        binding.leadingTerminal.sendCompleted()
+        gate.withLock { _ in binding }?.leadingTerminal.sendCompleted()
         // Nothing can publish any more: the subscribers of `signal` can go.
         input.releaseReceiver()
     }
@@ -70,23 +112,57 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable {
     ///
     /// RAC 2.5: the property's getter and setter (`valueForKey:`, `setValue:forKey:`).
     public var value: Value {
-        get { state.withLock { $0.value } }
+        get {
+            registrar.access(self, keyPath: valueKeyPath)
+            return gate.withLock { _ in
+                // From now on, writes tell Observation: a read may have been tracked.
+                if !mayBeObserved { mayBeObserved = true }
+                return current
+            }
+        }
         set { set(newValue, fromChannel: false) }
     }
 
     /// The terminal to bind the cell with: subscribing to it gets the current value, then every
     /// change; sending a value into it sets the cell.
     ///
+    /// The channel is made the first time it is asked for (by this property, ``bind(from:)``,
+    /// ``bind(to:)`` or ``bind(to:on:)``), starting with the value current then: a cell that is
+    /// never bound pays nothing for it on a write.
+    ///
     /// RAC 2.5: `RACChannelTo(object, keyPath)`.
     public var channel: ChannelTerminal<Value> {
-        binding.followingTerminal
+        if let made = gate.withLock({ _ in binding }) { return made.followingTerminal }
+        let made = Channel<Value>()
+        // Listening before the channel is handed out: no value sent into it is missed.
+        let listening = made.leadingTerminal.subscribe(next: { [weak self] value in self?.set(value, fromChannel: true) })
+        let winner = gate.withLock { _ -> Channel<Value> in
+            if let binding { return binding }
+            // Started with the current value: a new channel's subject is idle, so this keeps it
+            // at once, before any write can follow it through `publishLatest`.
+            made.leadingTerminal.sendNext(current)
+            binding = made
+            bindingVersion = version
+            return made
+        }
+        if winner !== made { listening.dispose() }
+        return winner.followingTerminal
     }
 
     private func set(_ value: Value, fromChannel: Bool) {
-        state.withLock { state in
-            state.value = value
-            state.version += 1
-            state.cameFromChannel = fromChannel
+        let isTracked = gate.withLock { _ in
+            current = value
+            version += 1
+            cameFromChannel = fromChannel
+            return mayBeObserved
+        }
+        // Observation's `onChange` runs in `willSet`, on this thread, once the value is stored.
+        // A cell whose value no one has read cannot be tracked: it skips the registrar, which
+        // costs a lock and a dictionary lookup. The flag is read in the same critical section as
+        // the store, so a tracked read either sees this value or set the flag before it.
+        if isTracked {
+            registrar.willSet(self, keyPath: valueKeyPath)
+            registrar.didSet(self, keyPath: valueKeyPath)
         }
         input.run { [self] in publishLatest() }
     }
@@ -94,23 +170,25 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable {
     /// Sends the latest value, unless it was sent already. As `input`'s deliverer, so publishing
     /// is in the order of the writes.
     private func publishLatest() {
-        let latest = state.withLock { $0 }
-        guard latest.version != published else { return }
-        published = latest.version
-        observers.receive(latest.value)
-        if latest.cameFromChannel {
-            binding.followingSubject.keepSilently(latest.value)
+        // No `Value?` here: in the unspecialized code, each use would look up its metadata.
+        var latestVersion: UInt64 = 0
+        var fromChannel = false
+        var channel: Channel<Value>?
+        let latest = gate.withLock { _ in
+            latestVersion = version
+            fromChannel = cameFromChannel
+            // A channel made at this version or later started with this value already.
+            if bindingVersion < version { channel = binding }
+            return current
+        }
+        guard latestVersion != published else { return }
+        published = latestVersion
+        observers.receive(latest)
+        guard let channel else { return }
+        if fromChannel {
+            channel.followingSubject.keepSilently(latest)
         } else {
-            binding.leadingTerminal.sendNext(latest.value)
+            channel.leadingTerminal.sendNext(latest)
         }
     }
-}
-
-/// What an ``ObservableValue`` holds.
-private struct CellState<Value> {
-    var value: Value
-    /// How many writes there have been.
-    var version: UInt64 = 0
-    /// Whether the last write came in through the channel (and so is not sent back out).
-    var cameFromChannel = false
 }

@@ -30,6 +30,7 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
         ("ChannelTerminal", "Sources/Subjects"),
         ("MulticastConnection", "Sources/Subjects"),
         ("ObservableValue", "Sources/Subjects"),
+        ("Property", "Sources/Subjects"),
         ("LazyList", "Sources/Sequences/Bridges/SignalBridge.swift"),
         ("Command", "Sources/Command"),
     ]
@@ -42,6 +43,8 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
         "GroupedSignal.key",
         // A cell's current value: read and written by the rows of `ObservableValue`, not a stream.
         "ObservableValue.value",
+        // A property's current value: read by the rows of `Property`, not a stream.
+        "Property.value",
         // The log of a test signal's subscriptions: a record, not a stream.
         "TestSignal.subscriptions",
         // The subscriber side of a subject and a channel's terminal: `subscribe(_:)` calls it when

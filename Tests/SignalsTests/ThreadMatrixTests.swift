@@ -113,6 +113,21 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("take(until:), a trigger that fires at once", { $0.take(until: Signal<Void, Never>.return(())) },
                 sync: [.completed], hot: [.completed]),
+            // The source's subscription keeps the token: the lifetime ends as the matrix lets go
+            // of the hot source, and the subscription, which it would otherwise keep, completes.
+            row("take(during:), a lifetime kept by the source's subscription", { source in
+                let (lifetime, token) = Lifetime.make()
+                return source.doNext { _ in withExtendedLifetime(token) {} }.take(during: lifetime)
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3), .completed]).endingOnlyWhenLetGo(),
+            row("take(during:), an ended lifetime", { $0.take(during: .empty) },
+                sync: [.completed], hot: [.completed]),
+            row("take(during:), a lifetime ended by the source's second value", { source in
+                Signal { subscriber in
+                    let (lifetime, token) = Lifetime.make()
+                    let holder = TokenHolder(consume token)
+                    return source.doNext { if $0 == 2 { holder.release() } }.take(during: lifetime).subscribe(subscriber)
+                }
+            }, sync: [.next(1), .completed], hot: [.next(1), .completed]),
             row("take(untilReplacement:), never", { $0.take(untilReplacement: .never) },
                 sync: [.next(1), .next(2), .next(3)], hot: [.next(1), .next(2), .next(3)]),
             row("take(untilReplacement:), at once", { $0.take(untilReplacement: .return(9)) },

@@ -121,6 +121,57 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
 }
 
 extension ThreadMatrixTests {
+    /// Each `Property` member that makes a signal or a property, over a cell set from the source
+    /// (or, for a constant, made from each value), in a created signal that keeps what it made.
+    func testProperties() {
+        assertMatrix([
+            row("Property(_:).signal, set from the source", { source in
+                following(source) { cell in Property(cell) }
+            }, sync: [.next(0), .next(1), .next(2), .next(3)], hot: [.next(0), .next(1), .next(2), .next(3)]),
+            row("Property.changes, set from the source", { source in
+                following(source, through: \.changes) { cell in Property(cell) }
+            }, sync: [.next(1), .next(2), .next(3)], hot: [.next(1), .next(2), .next(3)]),
+            row("Property.map, set from the source", { source in
+                following(source) { cell in Property(cell).map { $0 * 10 } }
+            }, sync: [.next(0), .next(10), .next(20), .next(30)], hot: [.next(0), .next(10), .next(20), .next(30)]),
+            row("Property.combineLatest(with:) a constant, set from the source", { source in
+                following(source) { cell in Property(cell).combineLatest(with: Property(value: 100)).map { $0 + $1 } }
+            }, sync: [.next(100), .next(101), .next(102), .next(103)], hot: [.next(100), .next(101), .next(102), .next(103)]),
+            row("Property.combineLatest(_:_:), set from the source", { source in
+                following(source) { cell in Property.combineLatest(Property(value: 100), Property(cell)).map { $0 + $1 } }
+            }, sync: [.next(100), .next(101), .next(102), .next(103)], hot: [.next(100), .next(101), .next(102), .next(103)]),
+            row("Property.zip(with:) its own map, set from the source", { source in
+                following(source) { cell in
+                    let property = Property(cell)
+                    return property.zip(with: property.map { $0 * 10 }).map { $0 + $1 }
+                }
+                // The zipped property, kept by the source's subscription only, completes its signal
+                // when released.
+            }, sync: [.next(0), .next(11), .next(22), .next(33), .completed], hot: [.next(0), .next(11), .next(22), .next(33), .completed]).endingOnlyWhenLetGo(),
+            row("Property.zip(_:_:), set from the source", { source in
+                following(source) { cell in
+                    let property = Property(cell)
+                    return Property.zip(property, property).map { $0 + $1 }
+                }
+            }, sync: [.next(0), .next(2), .next(4), .next(6), .completed], hot: [.next(0), .next(2), .next(4), .next(6), .completed]).endingOnlyWhenLetGo(),
+            row("Property(value:), one per value", { source in
+                source.flattenMap { Property(value: $0).signal.promoteError(TestError.self) }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            // The source is subscribed as the property is made: where no scheduler is current, its
+            // values may come before or after the subscriber joins, coalesced. The property, kept
+            // by a second subscription to the source only, completes its signal when released.
+            row("Property(initial:then:), following the source", { source in
+                Signal { subscriber in
+                    let property = Property(initial: 0, then: source.catch(to: .empty))
+                    return CompoundDisposable([
+                        property.signal.promoteError(TestError.self).subscribe(subscriber),
+                        source.subscribe(next: { _ in withExtendedLifetime(property) {} }),
+                    ])
+                }
+            }, sync: nil, hot: [.next(0), .next(1), .next(2), .next(3), .completed]).endingOnlyWhenLetGo(),
+        ])
+    }
+
     /// A group of `group(by:)` subscribed as the signal under test, a terminal of a channel sent
     /// to directly, and the bindings of `ObservableValue`, each in a created signal that forwards
     /// what reaches the cell or the object bound. `ThreadMatrix.lightRounds` per cell in modes
@@ -182,6 +233,23 @@ extension ThreadMatrixTests {
                 }
             }, sync: [.next(-1), .next(0), .next(1), .next(2), .next(3)], hot: [.next(-1), .next(0), .next(1), .next(2), .next(3)]),
         ].map { $0.inRounds(ThreadMatrix.lightRounds) })
+    }
+}
+
+/// The signal at `path` (``Property/signal`` by default) of the property `make` makes from a
+/// cell, subscribed first; then the source sets the cell. The subscription keeps the property.
+private func following(
+    _ source: Signal<Int, TestError>,
+    through path: KeyPath<Property<Int>, Signal<Int, Never>> & Sendable = \.signal,
+    _ make: @escaping @Sendable (ObservableValue<Int>) -> Property<Int>
+) -> Signal<Int, TestError> {
+    Signal { subscriber in
+        let cell = ObservableValue(0)
+        let property = make(cell)
+        return CompoundDisposable([
+            property[keyPath: path].promoteError(TestError.self).subscribe(subscriber),
+            source.subscribe(next: { value in withExtendedLifetime(property) { cell.value = value } }),
+        ])
     }
 }
 

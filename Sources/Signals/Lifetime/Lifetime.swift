@@ -1,0 +1,193 @@
+import Disposables
+import Synchronization
+
+/// How long an owner lives, for ending what depends on it: the replacement, without an
+/// Objective-C runtime, for RAC 2.5's `rac_willDeallocSignal`.
+///
+/// Nothing can attach to an object from outside on Linux, so the owner cooperates: it keeps the
+/// ``Token`` that ``make()`` hands out in a stored property, and hands the ``Lifetime`` to whoever
+/// must stop when it goes. The lifetime ends when the token is deinitialized, on whatever thread
+/// releases its last reference, and only then; the lifetime itself does not keep the token or the
+/// owner.
+///
+/// - ``ended`` completes when the lifetime ends; a subscriber that comes later gets the completion
+///   at once. It sends no values.
+/// - ``hasEnded`` says whether it has ended.
+/// - ``observeEnded(_:)`` runs an action at the end, and ``add(_:)`` (or `lifetime += disposable`)
+///   disposes a disposable then.
+/// - `Signal`'s ``Signal/take(during:)`` ends a subscription then.
+///
+/// ```swift
+/// final class SearchViewModel {
+///     let lifetime: Lifetime
+///     private let token: Lifetime.Token
+///
+///     init(queries: Signal<String, Never>) {
+///         (lifetime, token) = Lifetime.make()
+///         queries
+///             .take(during: lifetime)      // ends, disposing `queries`' subscription, with the model
+///             .subscribeNext { print("searching", $0) }
+///     }
+/// }
+/// ```
+///
+/// Thread-safe. The end runs the observers on the thread that releases the token, one after
+/// another, with no lock held: an observer may release another owner's token (that lifetime ends
+/// then, nested), observe this lifetime again (it runs at once) or dispose anything.
+///
+/// Other libraries: ReactiveSwift's `Lifetime` (`Lifetime.make()`, `ended`, `hasEnded`,
+/// `observeEnded`, `+=`); RxSwift's `rx.deallocated` or a `DisposeBag` the owner keeps; Combine's
+/// `Set<AnyCancellable>` the owner keeps.
+///
+/// RAC 2.5: `-rac_willDeallocSignal` (on any `NSObject`) and `-rac_deallocDisposable`.
+public final class Lifetime: Sendable {
+    /// Completes when the lifetime ends, and at once for a subscriber that comes after the end.
+    /// It never sends a value, nor fails. Disposing a subscription to it removes the subscriber,
+    /// so a long lifetime does not collect the subscriptions that ended before it.
+    ///
+    /// RAC 2.5: `-rac_willDeallocSignal`.
+    public let ended: Signal<Void, Never>
+
+    private let state: LifetimeState
+
+    private init(ended: Signal<Void, Never>, state: LifetimeState) {
+        self.ended = ended
+        self.state = state
+    }
+
+    /// A lifetime and the token that keeps it going: the lifetime ends when the token is
+    /// deinitialized.
+    ///
+    /// Keep the token in a stored property of the owner (and nowhere else), and hand out the
+    /// lifetime.
+    ///
+    /// ```swift
+    /// let (lifetime, token) = Lifetime.make()
+    /// lifetime.observeEnded { print("ended") }
+    /// _ = token            // prints "ended" once `token` is released
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Lifetime.make()`.
+    ///
+    /// RAC 2.5: none; there any `NSObject` has `-rac_willDeallocSignal`.
+    public static func make() -> (lifetime: Lifetime, token: Token) {
+        let (ended, input) = Signal<Void, Never>.pipe()
+        let state = LifetimeState()
+        return (Lifetime(ended: ended.named("Lifetime.ended"), state: state), Token(state: state, input: input))
+    }
+
+    /// A lifetime that has ended already: ``ended`` completes at once, and a signal taken during
+    /// it with ``Signal/take(during:)`` completes at once without being subscribed.
+    ///
+    /// Other libraries: ReactiveSwift's `Lifetime.empty`.
+    ///
+    /// RAC 2.5: none.
+    public static let empty: Lifetime = {
+        let (lifetime, token) = make()
+        withExtendedLifetime(token) {}
+        return lifetime
+    }()
+
+    /// Whether the lifetime has ended: `true` from the moment the token's deinitialization
+    /// starts ending it, before any observer runs.
+    ///
+    /// Other libraries: ReactiveSwift's `hasEnded`.
+    ///
+    /// RAC 2.5: none (a deallocated object cannot be asked).
+    public var hasEnded: Bool {
+        state.hasEnded.load(ordering: .acquiring)
+    }
+
+    /// Runs `action` once when the lifetime ends, on the thread that releases the token; at once,
+    /// on the calling thread, if it has ended already.
+    ///
+    /// - Returns: A disposable that cancels the observation (the action does not run, and is
+    ///   released), or `nil` when the lifetime had ended and the action has run.
+    ///
+    /// ```swift
+    /// lifetime.observeEnded { connection.close() }
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `observeEnded(_:)`; RxSwift's
+    /// `rx.deallocated.subscribe(onNext:)`.
+    ///
+    /// RAC 2.5: `[[object rac_willDeallocSignal] subscribeCompleted:]`, or adding to
+    /// `-rac_deallocDisposable`.
+    @discardableResult
+    public func observeEnded(_ action: @escaping @Sendable () -> Void) -> Disposable? {
+        if hasEnded {
+            action()
+            return nil
+        }
+        return ended.subscribe(completed: action)
+    }
+
+    /// Disposes `disposable` when the lifetime ends; at once, on the calling thread, if it has
+    /// ended already. Does nothing for `nil`.
+    ///
+    /// The lifetime holds `disposable` until it ends, even if it was disposed meanwhile; for
+    /// many short subscriptions during a long lifetime, use ``Signal/take(during:)``, which lets
+    /// go of each as it ends.
+    ///
+    /// - Returns: A disposable that cancels this (and lets go of `disposable` without disposing
+    ///   it), or `nil` when the lifetime had ended or `disposable` is `nil`.
+    ///
+    /// ```swift
+    /// lifetime.add(timer.subscribeNext { tick in print(tick) })
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `lifetime += disposable` (here too);
+    /// RxSwift's `disposed(by: bag)` with a bag the owner keeps; Combine's
+    /// `store(in: &cancellables)`.
+    ///
+    /// RAC 2.5: `[[object rac_deallocDisposable] addDisposable:]`.
+    @discardableResult
+    public func add(_ disposable: Disposable?) -> Disposable? {
+        guard let disposable else { return nil }
+        return observeEnded { disposable.dispose() }
+    }
+
+    /// Disposes `disposable` when `lifetime` ends: ``add(_:)``.
+    ///
+    /// ```swift
+    /// lifetime += timer.subscribeNext { tick in print(tick) }
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `lifetime += disposable`.
+    ///
+    /// RAC 2.5: `[[object rac_deallocDisposable] addDisposable:]`.
+    @discardableResult
+    public static func += (lifetime: Lifetime, disposable: Disposable?) -> Disposable? {
+        lifetime.add(disposable)
+    }
+
+    /// What keeps a ``Lifetime`` going: the lifetime ends when the token is deinitialized.
+    ///
+    /// The owner keeps it in a stored property and never hands it out; releasing the owner
+    /// releases it, and the lifetime ends on the thread that does so, running its observers
+    /// there before the release returns.
+    ///
+    /// Other libraries: ReactiveSwift's `Lifetime.Token`.
+    ///
+    /// RAC 2.5: none; the object's own deallocation.
+    public final class Token: Sendable {
+        private let state: LifetimeState
+        private let input: Subscriber<Void, Never>
+
+        fileprivate init(state: LifetimeState, input: Subscriber<Void, Never>) {
+            self.state = state
+            self.input = input
+        }
+
+        deinit {
+            state.hasEnded.store(true, ordering: .releasing)
+            // The pipe delivers with no lock held, and lets go of its subscribers after the end.
+            input.sendCompleted()
+        }
+    }
+}
+
+/// Whether a ``Lifetime`` has ended, shared by the lifetime and its token.
+private final class LifetimeState: Sendable {
+    let hasEnded = Atomic<Bool>(false)
+}

@@ -1,0 +1,361 @@
+import Disposables
+import Observation
+import Signals
+import Synchronization
+
+/// A read-only view of a current value: its ``value`` now, and a ``signal`` of the value then
+/// each change. What a view model hands out while it keeps the ``ObservableValue`` it writes.
+///
+/// ```swift
+/// final class LoginViewModel {
+///     /// What the view shows; only the model changes it.
+///     let status: Property<String>
+///     let canSubmit: Property<Bool>
+///     private let statusCell = ObservableValue("Signed out")
+///     private let name = ObservableValue("")
+///
+///     init() {
+///         status = Property(statusCell)
+///         canSubmit = Property(name).map { !$0.isEmpty }
+///     }
+///
+///     func signIn() { statusCell.value = "Signing in…" }
+/// }
+///
+/// let model = LoginViewModel()
+/// model.status.signal.subscribeNext { print($0) }   // prints "Signed out" at once
+/// model.signIn()                                    // prints "Signing in…"
+/// model.status.value                                // "Signing in…"
+/// ```
+///
+/// A property comes from a cell (``init(_:)``), a constant (``init(value:)``), a signal it
+/// follows from an initial value (``init(initial:then:)``), or other properties, by ``map(_:)``,
+/// ``combineLatest(with:)`` and ``zip(with:)``, which give properties again.
+///
+/// - ``value`` is the current value; reading it from any thread is safe.
+/// - ``signal`` sends the current value at once to each subscriber, on the subscribing thread,
+///   then every change, in order, as an ``ObservableValue``'s signal does (changes that race may
+///   arrive coalesced, but the last value sent is the final one). It does not complete while the
+///   property can change, and never fails; a constant's completes after its one value.
+/// - ``changes`` sends the changes only.
+///
+/// A property made by ``map(_:)`` or ``combineLatest(with:)`` is computed from its sources and
+/// stores nothing: its ``value`` computes from their values at each read, and its ``signal``
+/// computes each change for each subscriber, on the thread that changes a source (so keep the
+/// transform cheap and free of side effects). A property that must remember, one made by
+/// ``zip(with:)`` or ``init(initial:then:)``, follows its source into a cell of its own, on the
+/// thread that sends, and its ``value`` reads that.
+///
+/// A derived property keeps its sources alive while it lives. Its ``signal`` does not keep it:
+/// a computed property's signal goes on while the cells it is computed from live, and a
+/// following property's signal completes when the property goes (it then stops following its
+/// source, disposing that subscription). So keep the property you subscribe to, as a view model
+/// keeps its cells.
+///
+/// Swift's Observation sees it: reading ``value`` inside `withObservationTracking`, or in a
+/// SwiftUI view's `body`, registers the read, and the next change calls `onChange` (see
+/// ``ObservableValue`` for when and on which thread). A computed property is told of every
+/// change of the cells it reads (its result may be equal); a following one, of every change of
+/// its own cell. A constant never changes.
+///
+/// A property never changes after it is made (only what it views does): share it between threads
+/// freely.
+///
+/// Other libraries: ReactiveSwift's `Property` (`producer` here is ``signal``, `signal` here is
+/// ``changes``); RxSwift's `BehaviorRelay` exposed as its `value` and `asObservable()`; Combine's
+/// `CurrentValueSubject` exposed as `value` and `AnyPublisher`.
+///
+/// New; RAC 2.5 has none (there a read-only property is `RACObserve` on a `readonly` property).
+public final class Property<Value: Sendable>: Sendable, Observable {
+    private let storage: Storage
+
+    /// The current value, then every change.
+    ///
+    /// The current value goes at once, on the subscribing thread; each change goes on the thread
+    /// that made it. It does not complete while the property can change (a constant's completes
+    /// after its value), and never fails.
+    ///
+    /// ```swift
+    /// model.status.signal.subscribeNext { label.text = $0 }
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `producer`; RxSwift's `BehaviorRelay.asObservable()`;
+    /// Combine's `CurrentValueSubject` as a publisher.
+    ///
+    /// RAC 2.5: `RACObserve(object, keyPath)`.
+    public let signal: Signal<Value, Never>
+
+    private enum Storage: Sendable {
+        case constant(Value)
+        case cell(ObservableValue<Value>)
+        /// Computed from other properties at each read; the closure keeps them.
+        case computed(@Sendable () -> Value)
+        /// A cell that follows a signal; the derivation keeps the sources.
+        case following(Derivation<Value>)
+    }
+
+    /// A view of `cell`: its value and its changes. The property keeps the cell.
+    ///
+    /// ```swift
+    /// private let cell = ObservableValue(0)
+    /// lazy var count = Property(cell)
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property(capturing:)` of a `MutableProperty`; RxSwift's
+    /// `BehaviorRelay` passed as `Observable`; Combine's
+    /// `currentValueSubject.eraseToAnyPublisher()`.
+    ///
+    /// RAC 2.5: `RACObserve` on a `readonly` property.
+    public init(_ cell: ObservableValue<Value>) {
+        storage = .cell(cell)
+        signal = cell.signal
+    }
+
+    /// A property that always holds `value`: its ``signal`` sends `value` and completes, and its
+    /// ``changes`` completes at once.
+    ///
+    /// ```swift
+    /// let title = Property(value: "Settings")
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property(value:)`; RxSwift's `Observable.just`; Combine's
+    /// `Just`.
+    ///
+    /// RAC 2.5: none.
+    public init(value: Value) {
+        storage = .constant(value)
+        // At once, on the subscribing thread, as every property's signal sends its value (where
+        // `Signal.return` would go through the subscription scheduler).
+        signal = Signal(producer: { sink in
+            sink.receive(value)
+            sink.receiveCompleted()
+            return nil
+        })
+    }
+
+    /// A property that holds `initial`, then each value `signal` sends: it keeps the last one
+    /// after `signal` has completed.
+    ///
+    /// `signal` is subscribed at once (through the subscription scheduler, as any subscription:
+    /// a created signal may start on a background scheduler where none is current), and its
+    /// subscription is disposed when the property goes; the property's ``signal`` completes
+    /// then. Values `signal` sends while it is subscribed replace `initial` at once.
+    ///
+    /// ```swift
+    /// let progress = Property(initial: 0.0, then: download.fractions)
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property(initial:then:)`; RxSwift's
+    /// `observable.startWith(initial)` into a `BehaviorRelay`; Combine's
+    /// `publisher.prepend(initial)` into a `CurrentValueSubject`.
+    ///
+    /// RAC 2.5: none; there a property bound with `RAC(object, keyPath) = signal`.
+    public convenience init(initial: Value, then signal: Signal<Value, Never>) {
+        self.init(derivation: Derivation(following: signal, initial: { initial }, keeping: []))
+    }
+
+    /// A property computed by `read` from properties whose signals make `signal`.
+    private init(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>) {
+        storage = .computed(read)
+        self.signal = signal
+    }
+
+    private init(derivation: Derivation<Value>) {
+        storage = .following(derivation)
+        let cell = derivation.cell
+        // The cell goes with the property (the derivation disposes the feed that holds it), and
+        // its channel completes then: so does the signal.
+        signal = cell.signal.take(until: cell.channel.ignoreValues())
+    }
+
+    /// The current value. Reading it from any thread is safe; Observation registers the read.
+    ///
+    /// Other libraries: ReactiveSwift's `value`; RxSwift's `BehaviorRelay.value`; Combine's
+    /// `CurrentValueSubject.value`.
+    ///
+    /// RAC 2.5: the property's getter.
+    public var value: Value {
+        switch storage {
+        case let .constant(value): value
+        // The cell registers the read with Observation: its changes are this property's.
+        case let .cell(cell): cell.value
+        case let .computed(read): read()
+        case let .following(derivation): derivation.cell.value
+        }
+    }
+
+    /// The changes only, without the current value: each change, on the thread that made it. A
+    /// constant's completes at once.
+    ///
+    /// ```swift
+    /// model.status.changes.subscribeNext { print("now", $0) }
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.signal`; RxSwift's `relay.skip(1)`; Combine's
+    /// `subject.dropFirst()`.
+    ///
+    /// RAC 2.5: `[RACObserve(object, keyPath) skip:1]`.
+    public var changes: Signal<Value, Never> {
+        signal.skip(1)
+    }
+
+    /// A property holding `transform(value)`: computed at each read of its ``value``, and for
+    /// each subscriber of its ``signal`` at each change, on the thread that makes it. It stores
+    /// nothing, and keeps this property alive while it lives (see ``Property``).
+    ///
+    /// ```swift
+    /// let count = Property(cell)            // 2
+    /// let label = count.map { "\($0) items" }
+    /// label.value                           // "2 items"
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.map`; RxSwift's `relay.map` (an `Observable`);
+    /// Combine's `subject.map` (a publisher).
+    ///
+    /// RAC 2.5: `-map:` on `RACObserve(…)`.
+    public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
+        Property<U>(read: { transform(self.value) }, signal: signal.map(transform))
+    }
+
+    /// A property holding the pair of this property's value and `other`'s: its ``signal`` sends
+    /// a pair when either changes. It stores nothing, and keeps both alive while it lives.
+    ///
+    /// ```swift
+    /// let form = name.combineLatest(with: password).map { !$0.isEmpty && !$1.isEmpty }
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.combineLatest(with:)`; RxSwift's
+    /// `Observable.combineLatest`; Combine's `combineLatest`.
+    ///
+    /// RAC 2.5: `+combineLatest:` of `RACObserve`s.
+    public func combineLatest<U: Sendable>(with other: Property<U>) -> Property<(Value, U)> {
+        Property<(Value, U)>(read: { (self.value, other.value) }, signal: signal.combineLatest(with: other.signal))
+    }
+
+    /// A property holding the latest zipped pair: the values of both now, then, each time both
+    /// have changed once more, the pair of their next changes, in order (a change waits for its
+    /// partner; one side's extra changes queue up). Zipped with a constant, it keeps the first
+    /// pair. It follows the two into a cell of its own, and keeps both alive while it lives.
+    ///
+    /// ```swift
+    /// let moves = request.zip(with: response)   // each request with its response
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.zip(with:)`; RxSwift's `Observable.zip`;
+    /// Combine's `zip`.
+    ///
+    /// RAC 2.5: `+zip:` of `RACObserve`s.
+    public func zip<U: Sendable>(with other: Property<U>) -> Property<(Value, U)> {
+        Property<(Value, U)>(derivation: Derivation(
+            following: signal.zip(with: other.signal),
+            initial: { (self.value, other.value) },
+            keeping: [self, other]
+        ))
+    }
+
+    /// A property holding the pair of `first`'s and `second`'s values, updated when either
+    /// changes: `first.combineLatest(with: second)`.
+    ///
+    /// ```swift
+    /// let both = Property.combineLatest(name, password)
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.combineLatest(_:_:)`; RxSwift's
+    /// `Observable.combineLatest`; Combine's `Publishers.CombineLatest`.
+    ///
+    /// RAC 2.5: `+combineLatest:`.
+    public static func combineLatest<A: Sendable, B: Sendable>(_ first: Property<A>, _ second: Property<B>) -> Property
+    where Value == (A, B) {
+        first.combineLatest(with: second)
+    }
+
+    /// A property holding the latest zipped pair of `first`'s and `second`'s values:
+    /// `first.zip(with: second)`.
+    ///
+    /// ```swift
+    /// let pairs = Property.zip(requests, responses)
+    /// ```
+    ///
+    /// Other libraries: ReactiveSwift's `Property.zip(_:_:)`; RxSwift's `Observable.zip`;
+    /// Combine's `Publishers.Zip`.
+    ///
+    /// RAC 2.5: `+zip:`.
+    public static func zip<A: Sendable, B: Sendable>(_ first: Property<A>, _ second: Property<B>) -> Property
+    where Value == (A, B) {
+        first.zip(with: second)
+    }
+}
+
+/// A derived property's state: the cell holding its last result, the subscription that feeds it,
+/// and the properties it is computed from. Letting go of it disposes the subscription.
+final class Derivation<Value: Sendable>: Sendable {
+    /// Held by the feed too, until it is disposed.
+    let cell: ObservableValue<Value>
+    private let feed: Disposable
+    private let sources: [any Sendable]
+
+    /// Follows `signal` into a new cell. `signal` sends its first value while it is subscribed
+    /// (every property's signal does); should it not, the cell starts at `initial()`, which it
+    /// corrects when that value comes.
+    init(following signal: Signal<Value, Never>, initial: () -> Value, keeping sources: [any Sendable]) {
+        let handoff = Handoff<Value>()
+        // The feed holds the cell, not the derivation: releasing the derivation disposes it.
+        feed = signal.subscribe(next: { value in handoff.deliver(value) })
+        cell = handoff.makeCell(initial: initial)
+        self.sources = sources
+    }
+
+    deinit {
+        feed.dispose()
+    }
+}
+
+/// Where a derivation's feed puts its values: until the cell is made, the latest value, which
+/// the cell then starts from; after, the cell.
+///
+/// Invariant: `cell` is written once, inside `gate`, before `isMade` is set with a release;
+/// whoever sees `isMade` set (with an acquire, or inside `gate`) may read it. `pending` is read
+/// and written only inside `gate`, before `isMade` is set.
+private final class Handoff<Value: Sendable>: @unchecked Sendable {
+    /// A byte no one uses: in the unspecialized code, a lock of a generic state would look up
+    /// the metadata of its `Mutex` at each value.
+    private let gate = Lock<UInt8>(0)
+    private let isMade = Atomic<Bool>(false)
+    @exclusivity(unchecked) private var pending: Value?
+    @exclusivity(unchecked) private var cell: ObservableValue<Value>?
+
+    /// As the feed, one value at a time.
+    func deliver(_ value: Value) {
+        if isMade.load(ordering: .acquiring) {
+            cell.unsafelyUnwrapped.value = value
+            return
+        }
+        let isMade = gate.withLock { _ in
+            if self.isMade.load(ordering: .relaxed) { return true }
+            pending = value
+            return false
+        }
+        if isMade { cell.unsafelyUnwrapped.value = value }
+    }
+
+    func makeCell(initial: () -> Value) -> ObservableValue<Value> {
+        // `initial` is the user's code: it runs outside the lock, and only when the feed has not
+        // sent a value yet; one that it sends meanwhile wins.
+        if let cell = makeCell(from: nil) { return cell }
+        let start = initial()
+        return makeCell(from: start).unsafelyUnwrapped
+    }
+
+    /// The cell, made from the latest value the feed sent, else from `start`; `nil` when there
+    /// is neither.
+    private func makeCell(from start: Value?) -> ObservableValue<Value>? {
+        gate.withLock { _ in
+            guard let value = pending ?? start else { return nil }
+            let made = ObservableValue(value)
+            pending = nil
+            cell = made
+            isMade.store(true, ordering: .releasing)
+            return made
+        }
+    }
+}
