@@ -255,6 +255,22 @@ final class Review27Tests: LeakCheckedTestCase {
         XCTAssertEqual(innerDisposals.value, 2, "the first switched away from, the second disposed as it attached")
     }
 
+    func testFlatMapLatest_disposedFromInsideTheTransform_doesNotSubscribeWhatItMade() {
+        let (source, input) = Signal<Int, TestError>.pipe()
+        let subscription = SerialDisposable()
+        let inner = TestSource([1], end: nil)
+        let received = Recorder<Int>()
+        subscription.disposable = source.flatMapLatest { value -> Signal<Int, TestError> in
+            if value == 2 { subscription.dispose() }
+            return inner.signal
+        }.subscribe(next: { received.record($0) })
+        input.sendNext(1)
+        input.sendNext(2)
+        XCTAssertEqual(received.values, [1])
+        XCTAssertEqual(inner.subscriptions.value, 1, "the inner made after the disposal is not subscribed: its work would be for nothing")
+        XCTAssertEqual(inner.disposals.value, 1)
+    }
+
     func testFlatMapLatest_outerCompletesWhileANeverEndingInnerRuns_thenLettingGoReleasesIt() {
         let (inner, innerInput) = Signal<Int, Never>.pipe()
         let recorder = Signal<Int, Never>.return(1).flatMapLatest { _ in inner }.record()
