@@ -191,6 +191,57 @@ final class Review27Tests: LeakCheckedTestCase {
         }
     }
 
+    func testWithLatestFrom_eitherInputEndingOnAnotherThreadWhileTheOtherSends_endsOnceAndLast() {
+        let rounds = BuildKind.isSanitized ? 20 : 200
+        for round in 0..<rounds {
+            let otherFails = round.isMultiple(of: 2)
+            let (source, sourceInput) = Signal<Int, TestError>.pipe()
+            let (other, otherInput) = Signal<Int, TestError>.pipe()
+            let events = Recorder<String>()
+            let subscription = source.withLatestFrom(other) { $0 + $1 }.subscribe(
+                next: { _ in events.record("next") },
+                error: { _ in events.record("error") },
+                completed: { events.record("completed") }
+            )
+            otherInput.sendNext(0)
+            let ended = startThread("review 27 other") {
+                for value in 0..<50 { otherInput.sendNext(value) }
+                if otherFails { otherInput.sendError(.first) } else { otherInput.sendCompleted() }
+            }
+            for value in 0..<200 { sourceInput.sendNext(value) }
+            if !otherFails { sourceInput.sendCompleted() }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { ended.isSet })
+            sourceInput.sendNext(1_000)
+            let recorded = events.values
+            let terminals = recorded.filter { $0 != "next" }
+            XCTAssertEqual(terminals, [otherFails ? "error" : "completed"], "round \(round)")
+            XCTAssertEqual(recorded.last, terminals.first, "round \(round): nothing after the end")
+            subscription.dispose()
+        }
+    }
+
+    func testFlatMapLatest_theSourceCompletingWhileTheInnerSendsOnAnotherThread_completesOnceAfterTheInnersValues() {
+        let rounds = BuildKind.isSanitized ? 20 : 200
+        for round in 0..<rounds {
+            let (source, sourceInput) = Signal<Int, Never>.pipe()
+            let (inner, innerInput) = Signal<Int, Never>.pipe()
+            let events = Recorder<String>()
+            let subscription = source.flatMapLatest { _ in inner }.subscribe(
+                next: { events.record("\($0)") },
+                completed: { events.record("completed") }
+            )
+            sourceInput.sendNext(0)
+            let ended = startThread("review 27 inner") {
+                for value in 0..<100 { innerInput.sendNext(value) }
+                innerInput.sendCompleted()
+            }
+            sourceInput.sendCompleted()
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { ended.isSet })
+            XCTAssertEqual(events.values, (0..<100).map { "\($0)" } + ["completed"], "round \(round)")
+            subscription.dispose()
+        }
+    }
+
     // MARK: flatMapLatest
 
     func testFlatMapLatest_aMillionSynchronousInners_onASmallStack() {

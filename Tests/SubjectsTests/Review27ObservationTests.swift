@@ -263,6 +263,20 @@ final class Review27ObservationTests: LeakCheckedTestCase {
         XCTAssertEqual(received.values, ["Ada", "Grace"])
     }
 
+    func testSignal_takeOneOnTheMainThread_completesAtOnceAndTracksNothingMore() {
+        let model = Shapes()
+        let (recorder, token) = trackingLifetime { token in
+            model.signal(for: \.first).doNext({ _ in _ = token }).take(1).record()
+        }
+        XCTAssertEqual(recorder.events, [.next("Ada"), .completed])
+        XCTAssertFalse(token.isAlive, "the subscription ended inside the subscribe call and let go of everything")
+        model.first = "Grace"
+        let drained = Flag()
+        DispatchQueue.main.async { drained.set() }
+        XCTAssertTrue(spinMainRunLoop { drained.isSet })
+        XCTAssertEqual(recorder.events, [.next("Ada"), .completed])
+    }
+
     // MARK: wrong use
 
     func testSignal_immediateIsRefusedByName() {
