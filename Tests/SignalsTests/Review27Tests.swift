@@ -399,6 +399,55 @@ final class Review27Tests: LeakCheckedTestCase {
         }
     }
 
+    // MARK: let go of, never disposed
+
+    func testLettingGoOfTheInputs_releasesEachOperatorsSubscription() {
+        // Each shape subscribes with a closure holding a token, sends a little, and lets go of
+        // every input without disposing or ending anything: nothing may keep the subscription.
+        typealias Shape = (String, (LifetimeToken) -> Void)
+        let shapes: [Shape] = [
+            ("compactMap", { token in
+                let (signal, input) = Signal<Int, Never>.pipe()
+                _ = signal.compactMap { $0 }.subscribe(next: { _ in _ = token })
+                input.sendNext(1)
+            }),
+            ("buffer(count:)", { token in
+                let (signal, input) = Signal<Int, Never>.pipe()
+                _ = signal.buffer(count: 10).subscribe(next: { _ in _ = token })
+                input.sendNext(1)
+            }),
+            ("withLatestFrom", { token in
+                let (signal, input) = Signal<Int, Never>.pipe()
+                let (other, otherInput) = Signal<Int, Never>.pipe()
+                _ = signal.withLatestFrom(other).subscribe(next: { _ in _ = token })
+                otherInput.sendNext(1)
+                input.sendNext(1)
+            }),
+            ("flatMapLatest", { token in
+                let (signal, input) = Signal<Int, Never>.pipe()
+                let (inner, innerInput) = Signal<Int, Never>.pipe()
+                _ = signal.flatMapLatest { _ in inner }.subscribe(next: { _ in _ = token })
+                input.sendNext(1)
+                innerInput.sendNext(1)
+            }),
+        ]
+        for (name, body) in shapes {
+            let (_, token) = trackingLifetime { body($0) }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { !token.isAlive }, "\(name) kept its subscription")
+        }
+    }
+
+    func testBufferCountOrTime_letGoOfWithAPendingTimer_isReleasedWhenTheTimerFires() {
+        let scheduler = TestScheduler()
+        let (_, token) = trackingLifetime { token in
+            let (signal, input) = Signal<Int, Never>.pipe()
+            _ = signal.buffer(count: 10, interval: 1, on: scheduler).subscribe(next: { _ in _ = token })
+            input.sendNext(1)
+        }
+        scheduler.advance(by: 1)
+        XCTAssertFalse(token.isAlive, "the window's timer was the last thing holding it")
+    }
+
     // MARK: buffer(count:)
 
     func testBufferCount_one_sendsEachValueAlone() {
