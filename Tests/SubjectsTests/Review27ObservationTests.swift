@@ -208,6 +208,43 @@ final class Review27ObservationTests: LeakCheckedTestCase {
         XCTAssertEqual(recorder.events, [.next("Ada"), .completed], "the re-read found the object gone")
     }
 
+    func testSignal_onTheMainThread_objectReleasedOnAPlainThread_completesOnTheMainThread() {
+        let box = ShapesBox(Shapes())
+        let completedOnMain = Flag()
+        let values = Recorder<String>()
+        let subscription = box.shapes!.signal(for: \.first).subscribe(
+            next: { values.record($0) },
+            completed: { if Thread.isMainThread { completedOnMain.set() } }
+        )
+        XCTAssertEqual(values.values, ["Ada"])
+        onAPlainThread { box.shapes = nil }
+        XCTAssertTrue(spinMainRunLoop { completedOnMain.isSet })
+        subscription.dispose()
+    }
+
+    func testSignal_disposedFromAnotherThreadWhileChangesAreReadOnTheScheduler_sendsNothingAfter() {
+        // Changes are made and read on a queue scheduler while the main thread disposes: once
+        // dispose() has returned and the scheduler has run what was pending, nothing more comes,
+        // whatever the interleaving.
+        let rounds = BuildKind.isSanitized ? 20 : 200
+        for round in 0..<rounds {
+            let scheduler = QueueScheduler(name: "review 27 dispose race")
+            let shapes = Shapes()
+            let values = Recorder<Int>()
+            let subscription = shapes.signal(for: \.point.x, on: scheduler).subscribe(next: { values.record($0) })
+            for x in 1...20 { scheduler.schedule { shapes.point.x = x } }
+            if round.isMultiple(of: 2) { _ = pollWithoutRunningTheMainQueue { !values.values.isEmpty } }
+            subscription.dispose()
+            let countAtDisposal = values.values.count
+            let drained = Flag()
+            scheduler.schedule { drained.set() }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { drained.isSet })
+            // One read may have been under way on the scheduler as dispose() ran.
+            XCTAssertLessThanOrEqual(values.values.count, countAtDisposal + 1, "round \(round)")
+            XCTAssertEqual(values.values, values.values.sorted(), "round \(round)")
+        }
+    }
+
     func testSignal_manySubscribers_eachGetsEachChange_andDisposingAllLeavesNothingScheduled() {
         let scheduler = TestScheduler()
         let shapes = Shapes()
