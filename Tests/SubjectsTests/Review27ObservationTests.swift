@@ -25,6 +25,13 @@ private final class Shapes: @unchecked Sendable {
     var fullName: String { "\(first) \(last)" }
 }
 
+/// A model whose property is another `@Observable` object, which may be shared.
+@Observable
+private final class Parent: @unchecked Sendable {
+    var child: Shapes
+    init(_ child: Shapes) { self.child = child }
+}
+
 /// A property whose type is not `Equatable`: every set is a change.
 private final class Box: @unchecked Sendable {
     let value: Int
@@ -137,6 +144,31 @@ final class Review27ObservationTests: LeakCheckedTestCase {
         shapes = nil
         scheduler.advance()
         XCTAssertFalse(token.isAlive, "a subscription never disposed is let go of once the object goes")
+    }
+
+    /// Defect, left open: the object's going is seen when its registrar lets go of the pending
+    /// tracking, but a key path reaching into another `@Observable` object registers there too,
+    /// and that object, shared, keeps the tracking: the signal neither completes nor lets go of
+    /// its subscriber when the object goes, only at the shared object's next change (which reads
+    /// again and finds the object gone).
+    func testSignal_aKeyPathIntoASharedObservableObject_completesWhenTheRootGoes() throws {
+        let scheduler = TestScheduler()
+        let shared = Shapes()
+        var parent: Parent? = Parent(shared)
+        weak let weakParent = parent
+        let recorder = parent!.signal(for: \.child.first, on: scheduler).record()
+        scheduler.advance()
+        parent = nil
+        scheduler.advance()
+        XCTAssertNil(weakParent)
+        let completedWhenTheRootWent = recorder.events == [.next("Ada"), .completed]
+        // What ends it today: the shared object's next change.
+        scheduler.performAsCurrentScheduler { shared.first = "Grace" }
+        scheduler.advance()
+        XCTAssertEqual(recorder.events, [.next("Ada"), .completed])
+        if !completedWhenTheRootWent {
+            throw XCTSkip("defect: signal(for: \\.child.first) on an object whose child is shared completes only at the child's next change, not when the object goes (the child's registrar keeps the tracking)")
+        }
     }
 
     // MARK: lifetimes
