@@ -161,6 +161,9 @@ final class Review27Tests: LeakCheckedTestCase {
             let serial = DispatchQueue(label: "review 27 other sender")
             let subscription = source.withLatestFrom(other).subscribe(next: { value, latest in
                 received.record("\(value)\(latest)")
+                // `sync` runs the block on this thread: the send is reentrant, queued, and taken
+                // before the next source value. (A send from another thread waits for this
+                // callback, as any junction's does, so waiting for one would deadlock.)
                 if value == 1 { serial.sync { otherInput.sendNext(9) } }
             })
             otherInput.sendNext(0)
@@ -168,6 +171,40 @@ final class Review27Tests: LeakCheckedTestCase {
             sourceInput.sendNext(2)
             XCTAssertEqual(received.values, ["10", "29"])
             subscription.dispose()
+        }
+    }
+
+    func testFlatMapLatest_anAsynchronousInner_fromEveryThreadContext_disposedInsideTheCallback() {
+        for context in Review27Context.allCases {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let scheduler = QueueScheduler(name: "review 27 inner")
+            let received = Recorder<Int>()
+            let innerDisposed = Flag()
+            let box = DisposableBox()
+            let subscription = SerialDisposable()
+            context.run {
+                subscription.disposable = source.flatMapLatest { value in
+                    Signal<Int, Never> { subscriber in
+                        let work = scheduler.schedule {
+                            for n in 0..<100 { subscriber.sendNext(value * 1_000 + n) }
+                        }
+                        return Disposable {
+                            work?.dispose()
+                            innerDisposed.set()
+                        }
+                    }
+                }.subscribe(next: { value in
+                    received.record(value)
+                    subscription.dispose()
+                })
+                box.disposable = subscription
+                input.sendNext(1)
+            }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { innerDisposed.isSet }, "\(context)")
+            let drained = Flag()
+            scheduler.schedule { drained.set() }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { drained.isSet })
+            XCTAssertEqual(received.values, [1_000], "\(context)")
         }
     }
 
