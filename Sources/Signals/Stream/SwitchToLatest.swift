@@ -76,11 +76,14 @@ private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, 
         output.disposable.add(upstream)
     }
 
-    /// Disposes the current inner subscription and subscribes to `signal`.
+    /// Disposes the current inner subscription and subscribes to `signal`, unless the output was
+    /// disposed meanwhile (by `flatMapLatest`'s transform, say): subscribing then would start
+    /// the inner signal's work (a request, a timer) only to dispose it.
     final func switchTo(_ signal: Signal<Value, Failure>) {
         let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
         state.withLock { $0.latest = number }
         current.swap(nil)?.dispose()
+        if output.disposable.isDisposed { return }
         _ = signal.attachSink(innerType.init(self, number: number))
     }
 

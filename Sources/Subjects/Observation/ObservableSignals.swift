@@ -38,8 +38,9 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// - Disposing stops the tracking: nothing more is sent, and the subscriber is let go of at
     ///   once. Observation keeps its pending registration (a small object, not the subscriber)
     ///   until the next change or until the object goes.
-    /// - A property Observation does not track (`@ObservationIgnored`, a `let`) sends its value
-    ///   and nothing more.
+    /// - A property Observation does not track (`@ObservationIgnored`, a `let`) sends its value,
+    ///   then completes in a block on the scheduler: no change to it, nor the object's going, can
+    ///   be seen, so a subscription waiting for them would be kept for ever.
     ///
     /// Other libraries: ReactiveSwift's `reactive.producer(for:)` (KVO), RxSwift's
     /// `rx.observe(_:)`, Combine's `publisher(for:)` (KVO); Swift's `Observations` (macOS 26, iOS
@@ -59,7 +60,7 @@ extension Observable where Self: AnyObject & SendableMetatype {
                 return nil
             }
             let tracker = PropertyTracker(
-                object, source.value.keyPath, on: scheduler,
+                object, source.value.keyPath, on: scheduler, endsWhenUntracked: true,
                 onValue: { subscriber.sendNext($0) },
                 onEnd: { subscriber.sendCompleted() }
             )
@@ -89,7 +90,9 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// instead of bouncing a value forever. The terminal completes when the object goes; its
     /// subscribers then complete.
     ///
-    /// The tracking starts when the terminal is made, and lasts while the object lives.
+    /// The tracking starts when the terminal is made, and lasts while the object lives. A property
+    /// Observation does not track (`@ObservationIgnored`) sends its value once; values sent in
+    /// still set it, and the terminal lives while it is held, but it never completes.
     ///
     /// Other libraries: ReactiveSwift's `BindingTarget` and `<~` on both sides, RxSwift's
     /// `ControlProperty` bound both ways, Combine's `assign(to:)` one way.

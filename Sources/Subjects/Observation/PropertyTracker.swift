@@ -21,21 +21,31 @@ final class PropertyTracker<Root: AnyObject & Observable & SendableMetatype, Val
     private weak var object: Root?
     private let keyPath: KeyPath<Root, Value>
     private let scheduler: Scheduler
+    /// What the tracker does when reading the property tracked nothing (the property is not one
+    /// Observation tracks): no change to it can ever be seen, nor the object's going, so waiting
+    /// for either would keep `onValue` and `onEnd`, and what they hold, for ever. `true`: it
+    /// ends (`onEnd` runs); `false`: it stops (both are let go of uncalled). Either in a block of
+    /// its own, after the value the read sends.
+    private let endsWhenUntracked: Bool
     private let state: Lock<TrackerState<Value>>
 
     /// `onValue` gets the current value, then each change; `onEnd` runs once, when the object has
-    /// gone. Neither runs after `stop()` returns on the scheduler's thread, nor at all once
-    /// `stop()` has run before them.
+    /// gone, or, if `endsWhenUntracked`, once reading the property is seen to track nothing
+    /// (without it, the tracker then stops).
+    /// Neither runs after `stop()` returns on the scheduler's thread, nor at all once `stop()` has
+    /// run before them.
     init(
         _ object: Root,
         _ keyPath: KeyPath<Root, Value>,
         on scheduler: Scheduler,
+        endsWhenUntracked: Bool = false,
         onValue: @escaping (Value) -> Void,
         onEnd: @escaping () -> Void
     ) {
         self.object = object
         self.keyPath = keyPath
         self.scheduler = scheduler
+        self.endsWhenUntracked = endsWhenUntracked
         // The tracker guards its state itself; `Lock` needs the value in a region of its own.
         nonisolated(unsafe) let initial = TrackerState(onValue: onValue, onEnd: onEnd)
         state = Lock(initial)
@@ -105,11 +115,16 @@ final class PropertyTracker<Root: AnyObject & Observable & SendableMetatype, Val
         if rereads { scheduler.schedule { [self] in track(sending: true) } }
     }
 
-    /// The tracking ended without a change: the object has gone (or the property is not one
-    /// Observation tracks, and will never be seen to change).
+    /// The tracking ended without a change: the object has gone, or the property is not one
+    /// Observation tracks (the registrar never held the tracking: this runs inside `track`, on
+    /// the scheduler, with the object held), and will never be seen to change. What follows runs
+    /// in a block of its own, after the value the read sends.
     fileprivate func trackingDropped() {
-        guard object == nil else { return }
-        scheduler.schedule { [self] in end() }
+        if object == nil || endsWhenUntracked {
+            scheduler.schedule { [self] in end() }
+        } else {
+            scheduler.schedule { [self] in stop() }
+        }
     }
 
     private func end() {
