@@ -13,7 +13,9 @@ extension Signal {
     /// being subscribed, this signal is not subscribed at all.
     ///
     /// The two may send on different threads: their events are taken one at a time, as a
-    /// `combineLatest`'s are.
+    /// `combineLatest`'s are. So, as with `combineLatest`, a send from a thread outside any
+    /// callback waits its turn: a callback that waits for another thread which sends into
+    /// `other` (or this signal) deadlocks; disposing from that thread never waits.
     ///
     /// ```swift
     /// submitTaps.withLatestFrom(formText)   // ((), "the text at the tap") per tap
