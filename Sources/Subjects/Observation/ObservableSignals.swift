@@ -41,11 +41,11 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// - A property Observation does not track (`@ObservationIgnored`, a `let`) sends its value,
     ///   then completes in a block on the scheduler: no change to it, nor the object's going, can
     ///   be seen, so a subscription waiting for them would be kept for ever.
-    /// - A key path through another `@Observable` object (`\.account.name`) follows both, but
-    ///   only the last object's going ends it at once: if that object is kept elsewhere, the
-    ///   signal completes at its next change after this object went (the tracking this object's
-    ///   registrar kept goes with it, the other's stays). Follow such a property from the object
-    ///   that holds it, or end the subscription with the owner (`take(during:)`).
+    /// - A key path through another `@Observable` object (`\.account.name`) follows both, and
+    ///   both registrars keep the tracking: if the other object is kept elsewhere, the signal
+    ///   completes at its next change after this object went, not at once. Follow such a
+    ///   property from the object that holds it, or end the subscription with its owner
+    ///   (`take(during:)`).
     ///
     /// Other libraries: ReactiveSwift's `reactive.producer(for:)` (KVO), RxSwift's
     /// `rx.observe(_:)`, Combine's `publisher(for:)` (KVO); Swift's `Observations` (macOS 26, iOS
