@@ -425,6 +425,33 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(batches.values, [[5, 6], [7]])
     }
 
+    func testViewModels() {
+        // README: View models: `Property` and `Lifetime`
+        var profile: ProfileModel? = ProfileModel()
+        let (clicks, clickInput) = Signal<Void, Never>.pipe()
+        clicks.take(during: profile!.lifetime).subscribe(next: { print("clicked") })
+        profile?.greeting.signal.subscribe(next: { print($0) })   // prints "Hello, Ada!" at once
+        profile?.rename("Grace")         // prints "Hello, Grace!"; profile?.greeting.value == "Hello, Grace!"
+        profile = nil                    // the lifetime ends: the clicks subscription completes
+        clickInput.sendNext(())          // prints nothing
+        // End of README
+
+        let model = ProfileModel()
+        weak let weakModel = model
+        let greetings = model.greeting.signal.record()
+        let clicked = clicks.take(during: model.lifetime).record()
+        model.rename("Hedy")
+        clickInput.sendNext(())
+        XCTAssertEqual(greetings.values, ["Hello, Ada!", "Hello, Hedy!"])
+        XCTAssertEqual(model.greeting.value, "Hello, Hedy!")
+        XCTAssertEqual(clicked.values.count, 1)
+        greetings.dispose()
+        _ = consume model
+        XCTAssertNil(weakModel)
+        XCTAssertEqual(clicked.events.count, 2, "the lifetime ended: completed")
+        XCTAssertTrue(clicked.events.last?.isFinished == true)
+    }
+
     @MainActor
     func testObservation() {
         // README: Following an `@Observable` model
@@ -548,7 +575,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // depends on this one the same way, and CI builds it.
         let manifests = blocks.filter { $0.hasPrefix("// swift-tools-version") }
         XCTAssertEqual(manifests.count, 1)
-        XCTAssertEqual(blocks.count, 20)
+        XCTAssertEqual(blocks.count, 21)
         for block in blocks where !block.hasPrefix("// swift-tools-version") {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -559,6 +586,25 @@ final class ReadmeTests: LeakCheckedTestCase {
                 )
             }
         }
+    }
+}
+
+// README: View models: `Property` and `Lifetime` (the declaration)
+final class ProfileModel: Sendable {
+    let name: Property<String>
+    let greeting: Property<String>
+    let lifetime: Lifetime
+    private let nameCell = ObservableValue("Ada")
+    private let token: Lifetime.Token
+
+    init() {
+        name = Property(nameCell)
+        greeting = name.map { "Hello, \($0)!" }
+        (lifetime, token) = Lifetime.make()
+    }
+
+    func rename(_ newName: String) {
+        nameCell.value = newName
     }
 }
 

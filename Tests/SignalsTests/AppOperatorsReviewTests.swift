@@ -7,10 +7,10 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// The review of issue 27's operators (`compactMap`, `withLatestFrom`, `flatMapLatest`, the count
+/// A hostile review of the app-layer operators (`compactMap`, `withLatestFrom`, `flatMapLatest`, the count
 /// buffers), attacked as a hostile user would: odd counts, timing edges, reentrancy, other
 /// threads, blocking callbacks and disposal from everywhere.
-final class Review27Tests: LeakCheckedTestCase {
+final class AppOperatorsReviewTests: LeakCheckedTestCase {
     // MARK: compactMap
 
     func testCompactMap_releasesTheTransformAfterTheEnd_andAfterDisposal() {
@@ -175,7 +175,7 @@ final class Review27Tests: LeakCheckedTestCase {
     }
 
     func testFlatMapLatest_anAsynchronousInner_fromEveryThreadContext_disposedInsideTheCallback() {
-        for context in Review27Context.allCases {
+        for context in ReviewContext.allCases {
             let (source, input) = Signal<Int, Never>.pipe()
             let scheduler = QueueScheduler(name: "review 27 inner")
             let received = Recorder<Int>()
@@ -209,7 +209,7 @@ final class Review27Tests: LeakCheckedTestCase {
     }
 
     func testWithLatestFrom_fromEveryThreadContext_disposedFromOutside() {
-        for context in Review27Context.allCases {
+        for context in ReviewContext.allCases {
             let (source, sourceInput) = Signal<Int, Never>.pipe()
             let (other, otherInput) = Signal<Int, Never>.pipe()
             let received = Recorder<Int>()
@@ -285,7 +285,7 @@ final class Review27Tests: LeakCheckedTestCase {
         let count = BuildKind.isSanitized ? 50_000 : (!BuildKind.isDebug ? 1_000_000 : 200_000)
         let result = Mutex<(last: Int?, values: Int, completed: Bool)>((nil, 0, false))
         // In a scheduler's block (a dispatch thread's stack), where subscriptions run inline.
-        Review27Context.schedulerBlock.run {
+        ReviewContext.schedulerBlock.run {
             let source = Signal<Int, Never> { subscriber in
                 for value in 0..<count { subscriber.sendNext(value) }
                 subscriber.sendCompleted()
@@ -307,7 +307,7 @@ final class Review27Tests: LeakCheckedTestCase {
         // is queued, so the chain runs in a loop, not a recursion, however long.
         let depth = BuildKind.isSanitized ? 20_000 : (BuildKind.isDebug ? 50_000 : 200_000)
         let result = Mutex<(values: Int, last: Int?)>((0, nil))
-        Review27Context.schedulerBlock.run {
+        ReviewContext.schedulerBlock.run {
             let (source, input) = Signal<Int, Never>.pipe()
             let subscription = source.flatMapLatest { value in
                 Signal<Int, Never> { subscriber in
@@ -671,7 +671,7 @@ final class Review27Tests: LeakCheckedTestCase {
 }
 
 /// The thread contexts a subscription is made in for the review's tests.
-enum Review27Context: CaseIterable, CustomStringConvertible {
+enum ReviewContext: CaseIterable, CustomStringConvertible {
     case mainThread, plainThread, globalQueue, schedulerBlock
 
     var description: String {

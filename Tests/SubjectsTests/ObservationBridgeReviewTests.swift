@@ -43,9 +43,9 @@ private final class Holder: @unchecked Sendable {
     var box = Box(0)
 }
 
-/// The review of issue 27's Observation bridge: `signal(for:on:)` and `channel(for:on:)` attacked
+/// A hostile review of the Observation bridge: `signal(for:on:)` and `channel(for:on:)` attacked
 /// as a hostile user would.
-final class Review27ObservationTests: LeakCheckedTestCase {
+final class ObservationBridgeReviewTests: LeakCheckedTestCase {
     // MARK: property shapes
 
     func testSignal_aStructProperty_sendsTheWholeValueOnAChangeToOneField() {
