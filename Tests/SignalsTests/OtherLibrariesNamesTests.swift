@@ -78,6 +78,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = failing.timeout(after: 1, raising: CancellationError(), on: scheduler)", to: "timeout(_:on:raising:)"),
         .renamed("_ = numbers.sample(on: other)", to: "sample(_:)"),
         .renamed("_ = optionals.skipNil()", to: "ignoreNil()"),
+        .renamed("_ = numbers.filterMap { $0 > 1 ? $0 : nil }", to: "compactMap(_:)"),
         .renamed("_ = numbers.logEvents()", to: "debug(_:)"),
         .renamed("_ = numbers.logEvents(identifier: \"numbers\")", to: "debug(_:)"),
         .renamed("_ = failing.retry(upTo: 3, interval: 1, on: scheduler)", to: "retry(_:delay:on:)"),

@@ -9,8 +9,8 @@ import Schedulers
 // call it stands for.
 //
 // Rules for adding one (see also RxSwift.swift and Combine.swift beside this file):
-// - never a name that is, or is planned to become, an operator of ours (`compactMap`, `filterMap`,
-//   `flatMapLatest`, `take(during:)`): the stub would clash with it;
+// - never a name that is an operator of ours (`compactMap`, `flatMapLatest`, `take(during:)`):
+//   the stub would clash with it;
 // - never the name of a global function (`print`, `min`, `max`, `zip`, `send`, …): inside any
 //   `extension Signal`, the library's or a user's, an unqualified call finds the member first;
 // - only on `Signal`, its subscribers and `MulticastConnection`, never on `LazyList`, a `Sequence`,
@@ -125,6 +125,12 @@ extension Signal {
     @available(*, unavailable, renamed: "sample(_:)")
     public func sample<U>(on sampler: Signal<U, Failure>) -> Signal {
         sample(sampler)
+    }
+
+    /// ReactiveSwift's `filterMap(_:)` (before 6.0): `compactMap(_:)` here.
+    @available(*, unavailable, renamed: "compactMap(_:)")
+    public func filterMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Failure> {
+        compactMap(transform)
     }
 
     /// ReactiveSwift's `skipNil()`: `ignoreNil()` here.
