@@ -149,19 +149,7 @@ func signalScenarios() -> [Scenario] { [
             let switched = numbers(count).map { Signal<Int, Never>.return($0) }.switchToLatest()
             return { switched.subscribe(next: { sink.value &+= $0 }) }
         },
-        prepareBaseline: { count in
-            let sink = Sink()
-            let generation = Sink()
-            let add: (Int) -> Void = opaque { sink.value &+= $0 }
-            return {
-                for value in 0..<count {
-                    generation.value += 1
-                    let current = generation.value
-                    let inner: Source = opaque { sink in sink(value) }
-                    inner { if generation.value == current { add($0) } }
-                }
-            }
-        }
+        prepareBaseline: switchBaseline
     ),
     Scenario(
         name: "signal.flat-map-latest",
@@ -172,19 +160,7 @@ func signalScenarios() -> [Scenario] { [
             let switched = numbers(count).flatMapLatest { Signal<Int, Never>.return($0) }
             return { switched.subscribe(next: { sink.value &+= $0 }) }
         },
-        prepareBaseline: { count in
-            let sink = Sink()
-            let generation = Sink()
-            let add: (Int) -> Void = opaque { sink.value &+= $0 }
-            return {
-                for value in 0..<count {
-                    generation.value += 1
-                    let current = generation.value
-                    let inner: Source = opaque { sink in sink(value) }
-                    inner { if generation.value == current { add($0) } }
-                }
-            }
-        }
+        prepareBaseline: switchBaseline
     ),
     Scenario(
         name: "signal.churn",
@@ -217,5 +193,21 @@ private final class ChurnSubscription {
 
     init(_ next: @escaping (Int) -> Void) {
         self.next = next
+    }
+}
+
+/// The baseline of `signal.switch` and `signal.flat-map-latest`: per value, a fresh source closure
+/// and a generation counter guarding the inner sink.
+private func switchBaseline(_ count: Int) -> () -> Void {
+    let sink = Sink()
+    let generation = Sink()
+    let add: (Int) -> Void = opaque { sink.value &+= $0 }
+    return {
+        for value in 0..<count {
+            generation.value += 1
+            let current = generation.value
+            let inner: Source = opaque { sink in sink(value) }
+            inner { if generation.value == current { add($0) } }
+        }
     }
 }
