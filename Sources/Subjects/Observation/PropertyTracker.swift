@@ -120,6 +120,10 @@ final class PropertyTracker<Root: AnyObject & Observable & SendableMetatype, Val
     /// the scheduler, with the object held), and will never be seen to change. What follows runs
     /// in a block of its own, after the value the read sends.
     fileprivate func trackingDropped() {
+        // Stopped already (disposed, or ended): nothing is left to end. Scheduling a block anyway
+        // would keep the tracker (and, through it, the scheduler) in a scheduler that may never
+        // run again, as a test's `TestScheduler` that is let go of.
+        guard state.withLock({ $0.onValue != nil || $0.onEnd != nil }) else { return }
         if object == nil || endsWhenUntracked {
             scheduler.schedule { [self] in end() }
         } else {
