@@ -351,6 +351,28 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         XCTAssertEqual(received.values, [1])
         XCTAssertEqual(lines.values.last, "d: disposed", "a line was logged after the disposal: \(lines.values)")
     }
+
+    func testDebug_anErrorWhoseDescriptionDisposesTheSubscription_isNeitherSentNorLoggedAfterTheDisposal() {
+        let (source, input) = Signal<Int, DescribedError>.pipe()
+        let lines = Recorder<String>()
+        let subscription = SerialDisposable()
+        let failed = Flag()
+        subscription.disposable = source.debug("d", to: { line in lines.record(line.components(separatedBy: " [").first!) })
+            .subscribe(error: { _ in failed.set() })
+        input.sendError(DescribedError(onDescription: { subscription.dispose() }))
+        XCTAssertFalse(failed.isSet)
+        XCTAssertEqual(lines.values, ["d: subscribed", "d: disposed"])
+    }
+}
+
+/// An error whose description runs `onDescription` first.
+private struct DescribedError: Error, CustomStringConvertible, Sendable {
+    let onDescription: @Sendable () -> Void
+
+    var description: String {
+        onDescription()
+        return "described"
+    }
 }
 
 /// A value whose description runs `onDescription` first: user code inside `debug`'s formatting.

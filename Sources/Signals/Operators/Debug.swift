@@ -96,16 +96,21 @@ private final class DebugSink<Value, Failure: Error>: SubscriberSink<Value, Fail
     }
 
     override func receive(_ value: Value) {
-        // A value racing a disposal from another thread is not sent on: nor is it logged.
+        // The line is made first: the value's description is user code, which may dispose the
+        // subscription, and then the value is neither logged after "disposed" nor sent on. A
+        // value racing a disposal from another thread is not sent on either.
+        let line = "next(\(value))"
         guard !output.isDisposed else { return }
-        log("next(\(value))")
+        log(line)
         output.sendNext(value)
     }
 
     override func receive(error: Failure) {
+        // Made first, as a value's line is: the error's description may dispose the subscription.
+        let line = "error(\(error))"
         guard !output.isDisposed else { return }
         ended.markEnded()
-        log("error(\(error))")
+        log(line)
         output.sendError(error)
     }
 
