@@ -1,0 +1,196 @@
+import Disposables
+import Foundation
+import Observation
+import Signals
+import Subjects
+import Synchronization
+import TestSupport
+import XCTest
+
+/// A hostile review of `Property` and of `ObservableValue`'s Observation support: deep chains,
+/// other threads, racing writes while subscribers join, memory, and Observation for derived
+/// properties.
+final class PropertyReviewTests: LeakCheckedTestCase {
+    // MARK: Depth
+
+    func testMap_tenThousandDeep_readsSubscribesWritesAndLetsGo_onAPlainThread() {
+        let depth = 10_000
+        let received = Recorder<Int>()
+        let cellReference = Mutex<WeakReference<ObservableValue<Int>>?>(nil)
+        onAPlainThread {
+            let cell = ObservableValue(0)
+            cellReference.withLock { $0 = WeakReference(cell) }
+            var property = Property(cell)
+            for _ in 0..<depth { property = property.map { $0 + 1 } }
+            XCTAssertEqual(property.value, depth)
+            let subscription = property.signal.subscribeNext { received.record($0) }
+            cell.value = 1
+            subscription.dispose()
+        }
+        XCTAssertEqual(received.values, [depth, depth + 1])
+        XCTAssertEqual(cellReference.withLock { $0?.isAlive }, false)
+    }
+
+    func testInitialThen_tenThousandFollowingEachOther_aWriteReachesTheLast_onAPlainThread() throws {
+        throw XCTSkip(
+            "Defect: a write to a cell that following properties chain from reaches the last one nested, each "
+                + "cell's publishing writing the next cell inside it; on an 8 MB stack a debug build crashes "
+                + "between 1,000 and 3,000 deep"
+        )
+        let depth = 10_000
+        let last = Mutex<Int?>(nil)
+        onAPlainThread {
+            let cell = ObservableValue(0)
+            var properties = [Property(cell)]
+            for _ in 0..<depth { properties.append(Property(initial: -1, then: properties.last!.signal)) }
+            XCTAssertEqual(properties.last!.value, 0)
+            cell.value = 1
+            last.withLock { $0 = properties.last!.value }
+            // Let go from the first: each one's signal completes as it goes.
+            while !properties.isEmpty { properties.removeFirst() }
+        }
+        XCTAssertEqual(last.withLock { $0 }, 1)
+    }
+
+    func testZip_tenThousandDeep_aWriteReachesTheLast_andLettingGoOfTheLastReleasesAll_onAPlainThread() throws {
+        throw XCTSkip(
+            "Defect: letting go of the last of a chain of zipped properties releases its sources recursively "
+                + "(each derivation's deinit releases the property before it); on an 8 MB stack a debug build "
+                + "crashes releasing 10,000 (the write through them holds at 3,000)"
+        )
+        let depth = 10_000
+        let last = Mutex<Int?>(nil)
+        let cellReference = Mutex<WeakReference<ObservableValue<Int>>?>(nil)
+        onAPlainThread {
+            let cell = ObservableValue(0)
+            cellReference.withLock { $0 = WeakReference(cell) }
+            let partner = ObservableValue(0)
+            var property = Property(cell)
+            for _ in 0..<depth { property = property.zip(with: Property(partner)).map(\.0) }
+            cell.value = 1
+            partner.value = 1
+            last.withLock { $0 = property.value }
+        }
+        XCTAssertEqual(last.withLock { $0 }, 1)
+        XCTAssertEqual(cellReference.withLock { $0?.isAlive }, false)
+    }
+
+    // MARK: Threads
+
+    func testInitialThen_followingASignalFromAnotherThread_whileSubscribersJoin_endsOnTheLastValue() {
+        let rounds = BuildKind.raceRounds(optimized: 200, debug: 50, sanitized: 20)
+        for _ in 0..<rounds {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let property = Property(initial: -1, then: source)
+            let sender = startThread("sends") {
+                for value in 0..<200 { input.sendNext(value) }
+            }
+            var lasts: [Recorder<Int>] = []
+            var subscriptions: [Disposable] = []
+            for _ in 0..<20 {
+                let last = Recorder<Int>()
+                lasts.append(last)
+                subscriptions.append(property.signal.subscribeNext { last.record($0) })
+            }
+            XCTAssertTrue(eventually { sender.isSet })
+            XCTAssertEqual(property.value, 199)
+            for last in lasts { XCTAssertEqual(last.values.last, 199) }
+            subscriptions.forEach { $0.dispose() }
+        }
+    }
+
+    func testAZippedPropertyLetGoOfWhileItsSignalHasSubscribers_completesThem_andReleasesTheSources() {
+        let events = Recorder<String>()
+        let cell = ObservableValue(1)
+        let other = ObservableValue("a")
+        var zipped: Property<(Int, String)>? = Property(cell).zip(with: Property(other))
+        let reference = WeakReference(zipped!)
+        _ = zipped!.signal.subscribe(next: { events.record("\($0.0)\($0.1)") }, completed: { events.record("completed") })
+        cell.value = 2
+        other.value = "b"
+        zipped = nil
+        XCTAssertNil(zipped)
+        cell.value = 3
+        other.value = "c"
+        XCTAssertEqual(events.values, ["1a", "2b", "completed"])
+        XCTAssertFalse(reference.isAlive)
+    }
+
+    // MARK: Observation
+
+    func testObservation_ofEachKindOfDerivedProperty_firesOnceOnTheWritingThread() {
+        let cell = ObservableValue(1)
+        let other = ObservableValue(10)
+        let (source, input) = Signal<Int, Never>.pipe()
+        let properties: [(String, @Sendable () -> Void)] = {
+            let mapped = Property(cell).map { $0 * 2 }
+            let combined = Property(cell).combineLatest(with: Property(other))
+            let zipped = Property(cell).zip(with: Property(other))
+            let following = Property(initial: 0, then: source)
+            return [
+                ("map", { _ = mapped.value }),
+                ("combineLatest", { _ = combined.value }),
+                ("zip", { _ = zipped.value; withExtendedLifetime(zipped) {} }),
+                ("initial:then:", { _ = following.value; withExtendedLifetime(following) {} }),
+            ]
+        }()
+        for (name, read) in properties {
+            let fired = Recorder<Bool>()
+            withObservationTracking { read() } onChange: { fired.record(Thread.isMainThread) }
+            onAPlainThread {
+                cell.value += 1
+                other.value += 1
+                input.sendNext(5)
+            }
+            XCTAssertEqual(fired.values, [false], "\(name): onChange, once, on the writing thread")
+        }
+    }
+
+    func testObservation_aWriteFromAnotherThreadRightAfterTheTrackingReturns_isNeverMissed() {
+        let rounds = BuildKind.raceRounds(optimized: 500, debug: 100, sanitized: 30)
+        var missed = 0
+        for round in 0..<rounds {
+            let cell = ObservableValue(0)
+            let fired = Flag()
+            let go = DispatchSemaphore(value: 0)
+            let writer = startThread("writes") {
+                go.wait()
+                cell.value = round + 1
+            }
+            withObservationTracking { _ = cell.value } onChange: { fired.set() }
+            go.signal()
+            XCTAssertTrue(eventually { writer.isSet })
+            if !fired.isSet { missed += 1 }
+        }
+        XCTAssertEqual(missed, 0, "onChange was missed for a write after the tracking")
+    }
+
+    func testObservation_aCellFirstReadInsideTrackingWhileAnotherThreadWrites_neverMissesALaterChange() {
+        // The cell has never been read when the tracking starts: the "never read skips Observation"
+        // shortcut is what is raced.
+        let rounds = BuildKind.raceRounds(optimized: 500, debug: 100, sanitized: 30)
+        var missed = 0
+        for _ in 0..<rounds {
+            let cell = ObservableValue(0)
+            let fired = Flag()
+            let stop = Flag()
+            let writer = startThread("writes") {
+                var value = 0
+                while !stop.isSet {
+                    value += 1
+                    cell.value = value
+                }
+            }
+            var seen = 0
+            withObservationTracking { seen = cell.value } onChange: { fired.set() }
+            // Whatever the writer did meanwhile, it writes again after this: a change after the read.
+            let after = cell.value
+            XCTAssertTrue(eventually { cell.value != after || fired.isSet })
+            stop.set()
+            XCTAssertTrue(eventually { writer.isSet })
+            _ = seen
+            if !fired.isSet { missed += 1 }
+        }
+        XCTAssertEqual(missed, 0, "onChange was never called although the value changed after the tracked read")
+    }
+}
