@@ -55,8 +55,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
             let runs = Mutex<[Int]>(Array(repeating: 0, count: observers))
             let disposables = (0..<observers).map { _ in Disposable() }
             let releaser = startThread("releases the token") {
-                let taken = token.withLock { $0.take() }
-                withExtendedLifetime(taken) {}
+                token.withLock { $0 = nil }
             }
             for index in 0..<observers {
                 lifetime.observeEnded { runs.withLock { $0[index] += 1 } }
@@ -115,8 +114,8 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
                 received.record(value)
                 let released = DispatchSemaphore(value: 0)
                 Thread.detachNewThread {
-                    let taken = token.withLock { $0.take() }
-                    withExtendedLifetime(taken) {}
+                    // Released inside the lock's closure, so before the semaphore is signalled.
+                    token.withLock { $0 = nil }
                     released.signal()
                 }
                 XCTAssertTrue(released.waitForSignal(), "ending the lifetime waited for the callback")
@@ -139,14 +138,14 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
                     _ = source.doNext { _ in withExtendedLifetime(keep) {} }.take(during: lifetime).subscribe(
                         next: { value in
                             events.record("next \(value)")
-                            if fromInside, value == 1 { _ = token.withLock { $0.take() } }
+                            if fromInside, value == 1 { token.withLock { $0 = nil } }
                         },
                         completed: { events.record("completed") }
                     )
                 }
                 context.run {
                     input.sendNext(1)
-                    if !fromInside { _ = token.withLock { $0.take() } }
+                    if !fromInside { token.withLock { $0 = nil } }
                     input.sendNext(2)
                 }
                 XCTAssertEqual(events.values, ["next 1", "completed"], "\(context), from inside: \(fromInside)")
@@ -163,6 +162,44 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         }
         XCTAssertEqual(source.take(during: .empty).record().events, [.completed])
         XCTAssertEqual(subscribed.value, 0)
+    }
+
+    func testTakeDuring_theLifetimeEndingOnAnotherThreadWhileTheSourceSends_completesOnceAndLast() {
+        let rounds = BuildKind.raceRounds(optimized: 200, debug: 100, sanitized: 30)
+        for _ in 0..<rounds {
+            let (lifetime, made) = Lifetime.make()
+            let token = Mutex<Lifetime.Token?>(consume made)
+            let (source, input) = Signal<Int, Never>.pipe()
+            let events = source.take(during: lifetime).record()
+            let releaser = startThread("ends the lifetime") {
+                token.withLock { $0 = nil }
+            }
+            var value = 0
+            while !releaser.isSet {
+                input.sendNext(value)
+                value += 1
+            }
+            input.sendNext(value)
+            let recorded = events.events
+            XCTAssertEqual(recorded.last, .completed)
+            XCTAssertEqual(recorded.filter { $0 == .completed }.count, 1)
+            XCTAssertEqual(recorded.compactMap(\.value), Array(0..<recorded.count - 1))
+        }
+    }
+
+    func testTakeDuring_manyShortSubscriptionsDuringALongLifetime_areLetGoOfAsTheyEnd() {
+        let (lifetime, token) = Lifetime.make()
+        let (source, _) = Signal<Int, Never>.pipe()
+        var references: [WeakReference<LifetimeToken>] = []
+        for _ in 0..<1_000 {
+            let (_, reference) = trackingLifetime { keep in
+                source.doNext { _ in withExtendedLifetime(keep) {} }.take(during: lifetime).subscribeNext { _ in }.dispose()
+            }
+            references.append(reference)
+        }
+        XCTAssertFalse(lifetime.hasEnded)
+        XCTAssertEqual(references.filter(\.isAlive).count, 0, "the lifetime kept subscriptions that ended")
+        withExtendedLifetime(token) {}
     }
 
     // MARK: rateLimit
@@ -298,6 +335,25 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         }
         XCTAssertEqual(attempts.value, 1)
         XCTAssertTrue(eventually { !waiting.isAlive }, "the pending retry kept the source")
+    }
+
+    func testRetryAfterDelay_anInfiniteDelayOnImmediate_waitsWithoutBlocking_andDisposalLetsGo() {
+        withWatchdog("retry(_:delay:on:) with an infinite delay on immediate") {
+            let attempts = Counter()
+            let (_, waiting) = trackingLifetime { keep in
+                let source = Signal<Int, TestError> { subscriber in
+                    withExtendedLifetime(keep) {}
+                    attempts.increment()
+                    subscriber.sendError(.first)
+                    return nil
+                }
+                let recording = source.retry(0, delay: .constant(.infinity), on: .immediate).record()
+                XCTAssertEqual(recording.events, [])
+                recording.dispose()
+            }
+            XCTAssertEqual(attempts.value, 1)
+            XCTAssertFalse(waiting.isAlive, "the retry that never comes kept the source after disposal")
+        }
     }
 
     // MARK: debug

@@ -116,6 +116,56 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         XCTAssertFalse(reference.isAlive)
     }
 
+    // MARK: Blocking callbacks
+
+    func testASubscriberWaitingForAThreadThatWritesTheCell_doesNotHang_andGetsTheWriteAfter() {
+        withWatchdog("property signal: callback waits for a thread that writes the cell") {
+            let cell = ObservableValue(0)
+            let derived: [Property<Int>] = [
+                Property(cell), Property(cell).map { $0 }, Property(initial: -1, then: cell.signal),
+            ]
+            for (index, property) in derived.enumerated() {
+                cell.value = index * 10
+                let received = Recorder<Int>()
+                let subscription = property.signal.subscribeNext { value in
+                    received.record(value)
+                    guard value == index * 10 else { return }
+                    let written = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        cell.value = value + 1
+                        written.signal()
+                    }
+                    XCTAssertTrue(written.waitForSignal(), "the write waited for the callback")
+                }
+                XCTAssertTrue(eventually { received.values == [index * 10, index * 10 + 1] }, "property \(index): \(received.values)")
+                subscription.dispose()
+            }
+        }
+    }
+
+    func testASubscriberWaitingForAThreadThatDisposesIt_doesNotHang_forAFollowingProperty() {
+        withWatchdog("following property: callback waits for a thread that disposes") {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let property = Property(initial: 0, then: source)
+            let subscription = SerialDisposable()
+            let received = Recorder<Int>()
+            subscription.disposable = property.signal.subscribeNext { value in
+                received.record(value)
+                guard value == 1 else { return }
+                let disposed = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    subscription.dispose()
+                    disposed.signal()
+                }
+                XCTAssertTrue(disposed.waitForSignal(), "dispose() waited for the callback")
+            }
+            input.sendNext(1)
+            input.sendNext(2)
+            XCTAssertEqual(received.values, [0, 1])
+            XCTAssertEqual(property.value, 2)
+        }
+    }
+
     // MARK: Observation
 
     func testObservation_ofEachKindOfDerivedProperty_firesOnceOnTheWritingThread() {
