@@ -166,6 +166,32 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         }
     }
 
+    func testAFollowingPropertysSubscriberWaitingForAThreadThatLetsGoOfTheProperty_doesNotHang() {
+        withWatchdog("following property: callback waits for a thread that releases the property") {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
+            let signal = holder.withLock { $0!.signal }
+            let events = Recorder<String>()
+            _ = signal.subscribe(
+                next: { value in
+                    events.record("next \(value)")
+                    guard value == 1 else { return }
+                    let released = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        // Released inside the lock's closure, so before the semaphore is signalled.
+                        holder.withLock { $0 = nil }
+                        released.signal()
+                    }
+                    XCTAssertTrue(released.waitForSignal(), "letting go of the property waited for the callback")
+                },
+                completed: { events.record("completed") }
+            )
+            input.sendNext(1)
+            input.sendNext(2)
+            XCTAssertTrue(eventually { events.values == ["next 0", "next 1", "completed"] }, "\(events.values)")
+        }
+    }
+
     // MARK: Observation
 
     func testObservation_ofEachKindOfDerivedProperty_firesOnceOnTheWritingThread() {
