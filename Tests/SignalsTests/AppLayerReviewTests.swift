@@ -11,10 +11,13 @@ import XCTest
 /// threads and from inside observers, deep chains, timing edges, blocking callbacks and disposal
 /// from everywhere.
 final class AppLayerReviewTests: LeakCheckedTestCase {
+    /// Whether the tests of the defects found and not yet fixed skip (each names its defect).
+    private let knownDefectsAreOpen = true
+
     // MARK: Lifetime
 
     func testLifetime_tenThousandLifetimesEndingEachOtherFromTheirObservers_onAPlainThread() throws {
-        throw XCTSkip(
+        try XCTSkipIf(knownDefectsAreOpen, 
             "Defect: lifetimes that end each other from their observers end nested, one stack frame group per "
                 + "lifetime (token deinit, the pipe's completion, the observer); on an 8 MB stack a debug build "
                 + "crashes between 4,000 and 6,000 deep"
@@ -272,6 +275,23 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         XCTAssertTrue(waiting.isAlive, "the waiting value is held")
         subscription.dispose()
         XCTAssertTrue(eventually { !waiting.isAlive }, "disposal kept the waiting value")
+    }
+
+    func testRateLimit_completionOnAnotherThreadRacingTheWindowsEnd_sendsTheWaitingValueOnce() {
+        let rounds = BuildKind.raceRounds(optimized: 300, debug: 100, sanitized: 30)
+        let scheduler = QueueScheduler(name: "review rateLimit completion race")
+        for _ in 0..<rounds {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let recording = source.rateLimit(0.0005, on: scheduler).record()
+            input.sendNext(1)
+            input.sendNext(2)
+            let completer = startThread("completes") {
+                Thread.sleep(forTimeInterval: 0.0005)
+                input.sendCompleted()
+            }
+            XCTAssertTrue(eventually { completer.isSet && recording.events.last == .completed })
+            XCTAssertEqual(recording.events, [.next(1), .next(2), .completed])
+        }
     }
 
     // MARK: retry(_:delay:on:)

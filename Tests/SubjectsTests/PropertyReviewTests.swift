@@ -11,6 +11,9 @@ import XCTest
 /// other threads, racing writes while subscribers join, memory, and Observation for derived
 /// properties.
 final class PropertyReviewTests: LeakCheckedTestCase {
+    /// Whether the tests of the defects found and not yet fixed skip (each names its defect).
+    private let knownDefectsAreOpen = true
+
     // MARK: Depth
 
     func testMap_tenThousandDeep_readsSubscribesWritesAndLetsGo_onAPlainThread() {
@@ -32,7 +35,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     }
 
     func testInitialThen_tenThousandFollowingEachOther_aWriteReachesTheLast_onAPlainThread() throws {
-        throw XCTSkip(
+        try XCTSkipIf(knownDefectsAreOpen, 
             "Defect: a write to a cell that following properties chain from reaches the last one nested, each "
                 + "cell's publishing writing the next cell inside it; on an 8 MB stack a debug build crashes "
                 + "between 1,000 and 3,000 deep"
@@ -53,7 +56,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     }
 
     func testZip_tenThousandDeep_aWriteReachesTheLast_andLettingGoOfTheLastReleasesAll_onAPlainThread() throws {
-        throw XCTSkip(
+        try XCTSkipIf(knownDefectsAreOpen, 
             "Defect: letting go of the last of a chain of zipped properties releases its sources recursively "
                 + "(each derivation's deinit releases the property before it); on an 8 MB stack a debug build "
                 + "crashes releasing 10,000 (the write through them holds at 3,000)"
@@ -222,8 +225,30 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         }
     }
 
+    func testObservation_aWriteFromInsideOnChange_isStoredAndPublishedLast() throws {
+        try XCTSkipIf(
+            knownDefectsAreOpen,
+            "Defect: a write to the cell from inside onChange recurses until the stack overflows: Observation "
+                + "calls onChange from the write's willSet before it removes the registration, so the nested "
+                + "write's willSet calls the same onChange again (a debug build crashes)"
+        )
+        let cell = ObservableValue(0)
+        let received = Recorder<Int>()
+        _ = cell.signal.subscribeNext { received.record($0) }
+        let fired = Counter()
+        withObservationTracking { _ = cell.value } onChange: {
+            fired.increment()
+            cell.value = 5
+        }
+        cell.value = 1
+        XCTAssertEqual(fired.value, 1)
+        XCTAssertEqual(cell.value, 5)
+        XCTAssertEqual(received.values.last, 5)
+        XCTAssertEqual(received.values.first, 0)
+    }
+
     func testObservation_aWriteFromAnotherThreadRightAfterTheTrackingReturns_isNeverMissed() {
-        let rounds = BuildKind.raceRounds(optimized: 500, debug: 100, sanitized: 30)
+        let rounds = BuildKind.raceRounds(optimized: 200, debug: 100, sanitized: 30)
         var missed = 0
         for round in 0..<rounds {
             let cell = ObservableValue(0)
@@ -244,7 +269,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     func testObservation_aCellFirstReadInsideTrackingWhileAnotherThreadWrites_neverMissesALaterChange() {
         // The cell has never been read when the tracking starts: the "never read skips Observation"
         // shortcut is what is raced.
-        let rounds = BuildKind.raceRounds(optimized: 500, debug: 100, sanitized: 30)
+        let rounds = BuildKind.raceRounds(optimized: 200, debug: 100, sanitized: 30)
         var missed = 0
         for _ in 0..<rounds {
             let cell = ObservableValue(0)
