@@ -195,6 +195,29 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         }
     }
 
+    func testAFollowingPropertysNewSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheProperty_doesNotHang() {
+        withWatchdog("following property: first-value callback waits for a thread that releases the property") {
+            let (source, _) = Signal<Int, Never>.pipe()
+            let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
+            let signal = holder.withLock { $0!.signal }
+            let events = Recorder<String>()
+            _ = signal.subscribe(
+                next: { value in
+                    events.record("next \(value)")
+                    let released = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        // Released inside the lock's closure, so before the semaphore is signalled.
+                        holder.withLock { $0 = nil }
+                        released.signal()
+                    }
+                    XCTAssertTrue(released.waitForSignal(), "letting go of the property waited for the callback")
+                },
+                completed: { events.record("completed") }
+            )
+            XCTAssertTrue(eventually { events.values == ["next 0", "completed"] }, "\(events.values)")
+        }
+    }
+
     // MARK: Observation
 
     func testObservation_ofEachKindOfDerivedProperty_firesOnceOnTheWritingThread() {
