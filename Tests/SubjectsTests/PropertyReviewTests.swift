@@ -218,6 +218,28 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         }
     }
 
+    func testAChannelSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheCell_doesNotHang() {
+        withWatchdog("cell channel: first-value callback waits for a thread that releases the cell") {
+            let holder = Mutex<ObservableValue<Int>?>(ObservableValue(0))
+            let channel = holder.withLock { $0!.channel }
+            let events = Recorder<String>()
+            _ = channel.subscribe(
+                next: { value in
+                    events.record("next \(value)")
+                    let released = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        // Released inside the lock's closure, so before the semaphore is signalled.
+                        holder.withLock { $0 = nil }
+                        released.signal()
+                    }
+                    XCTAssertTrue(released.waitForSignal(), "letting go of the cell waited for the callback")
+                },
+                completed: { events.record("completed") }
+            )
+            XCTAssertTrue(eventually { events.values == ["next 0", "completed"] }, "\(events.values)")
+        }
+    }
+
     // MARK: Observation
 
     func testObservation_ofEachKindOfDerivedProperty_firesOnceOnTheWritingThread() {
