@@ -130,6 +130,33 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         }
     }
 
+    func testLifetimeEnded_takenUntilByHand_aCallbackWaitingForAThreadThatReleasesTheToken_doesNotHang() throws {
+        try XCTSkipIf(
+            knownDefectsAreOpen,
+            "Defect: the token's deinit sends `ended`'s completion as any send from outside a delivery, so an "
+                + "operator joining `ended` with another input (take(until: lifetime.ended), merge, combineLatest) "
+                + "makes releasing the token wait for another thread's callback; take(during:) no longer does"
+        )
+        withWatchdog("take(until: lifetime.ended): callback waits for a thread that ends the lifetime") {
+            let (lifetime, made) = Lifetime.make()
+            let token = Mutex<Lifetime.Token?>(consume made)
+            let (source, input) = Signal<Int, Never>.pipe()
+            let received = Recorder<Int>()
+            _ = source.take(until: lifetime.ended).subscribeNext { value in
+                received.record(value)
+                let released = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    token.withLock { $0 = nil }
+                    released.signal()
+                }
+                XCTAssertTrue(released.waitForSignal(timeout: 2), "ending the lifetime waited for the callback")
+            }
+            input.sendNext(1)
+            input.sendNext(2)
+            XCTAssertEqual(received.values, [1])
+        }
+    }
+
     func testTakeDuring_fromEveryThreadContext_endedFromOutsideAndFromInsideTheCallback() {
         for context in ReviewContext.allCases {
             for fromInside in [false, true] {
