@@ -45,6 +45,12 @@ public final class Lifetime: Sendable {
     /// It never sends a value, nor fails. Disposing a subscription to it removes the subscriber,
     /// so a long lifetime does not collect the subscriptions that ended before it.
     ///
+    /// Its completion is sent from the token's deinit as any send is: an operator that joins it
+    /// with another signal (`take(until: lifetime.ended)`, `merge`, `combineLatest`) makes the
+    /// release wait while another thread delivers through that operator, so a callback there
+    /// that waits for the releasing thread deadlocks with it. To end a subscription with the
+    /// lifetime, use ``Signal/take(during:)``, which never waits.
+    ///
     /// RAC 2.5: `-rac_willDeallocSignal`.
     public let ended: Signal<Void, Never>
 
