@@ -17,10 +17,11 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
     // MARK: Lifetime
 
     func testLifetime_tenThousandLifetimesEndingEachOtherFromTheirObservers_onAPlainThread() throws {
-        try XCTSkipIf(knownDefectsAreOpen, 
+        try XCTSkipIf(
+            knownDefectsAreOpen && (BuildKind.isDebug || BuildKind.isSanitized),
             "Defect: lifetimes that end each other from their observers end nested, one stack frame group per "
                 + "lifetime (token deinit, the pipe's completion, the observer); on an 8 MB stack a debug build "
-                + "crashes between 4,000 and 6,000 deep"
+                + "crashes between 4,000 and 6,000 deep (a release build holds 10,000)"
         )
         let count = 10_000
         // Each owner's lifetime, when it ends, releases the next owner's token.
