@@ -33,7 +33,10 @@ import Synchronization
 ///
 /// Thread-safe. The end runs the observers on the thread that releases the token, one after
 /// another, with no lock held: an observer may release another owner's token (that lifetime ends
-/// then, nested), observe this lifetime again (it runs at once) or dispose anything.
+/// then, nested), observe this lifetime again (it runs at once) or dispose anything. Each
+/// lifetime ended that way adds its end to the stack: a chain of owners ending each other a few
+/// thousand deep overflows a thread's stack in a debug build (a release build holds 10,000 on
+/// 8 MB).
 ///
 /// Other libraries: ReactiveSwift's `Lifetime` (`Lifetime.make()`, `ended`, `hasEnded`,
 /// `observeEnded`, `+=`); RxSwift's `rx.deallocated` or a `DisposeBag` the owner keeps; Combine's
@@ -45,11 +48,12 @@ public final class Lifetime: Sendable {
     /// It never sends a value, nor fails. Disposing a subscription to it removes the subscriber,
     /// so a long lifetime does not collect the subscriptions that ended before it.
     ///
-    /// Its completion is sent from the token's deinit as any send is: an operator that joins it
-    /// with another signal (`take(until: lifetime.ended)`, `merge`, `combineLatest`) makes the
-    /// release wait while another thread delivers through that operator, so a callback there
-    /// that waits for the releasing thread deadlocks with it. To end a subscription with the
-    /// lifetime, use ``Signal/take(during:)``, which never waits.
+    /// Its completion is sent from the token's deinit as any send is. ``Signal/take(during:)``
+    /// and `take(until: lifetime.ended)` never wait for it to be delivered; an operator that
+    /// merges it with another signal's values (`merge`, `combineLatest`, `zip`) makes the release
+    /// wait while another thread delivers through that operator, so a callback there that waits
+    /// for the releasing thread would deadlock with it. To end a subscription with the lifetime,
+    /// use ``Signal/take(during:)``.
     ///
     /// RAC 2.5: `-rac_willDeallocSignal`.
     public let ended: Signal<Void, Never>
