@@ -47,7 +47,8 @@ import Darwin
 /// (to this cell, on its thread) is stored and published at once, and Observation hears of it
 /// once `onChange` has returned, so it reaches a registration made in `onChange` rather than
 /// calling the same `onChange` again (for an `@Observable` property it would, until the stack
-/// overflows).
+/// overflows). So an `onChange` that writes the cell must not then wait for another thread to
+/// see that write through Observation: it comes once `onChange` returns.
 ///
 /// ```swift
 /// func track(_ cell: ObservableValue<Int>) {
@@ -64,7 +65,7 @@ import Darwin
 ///
 /// RAC 2.5: `RACObserve`, `RACChannelTo` (`RACKVOChannel`).
 public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observable {
-    /// Guards the four fields below. Its value is a byte no one uses: in the unspecialized code,
+    /// Guards the fields below, up to `registrar`. Its value is a byte no one uses: in the unspecialized code,
     /// a lock of a generic state struct looks up the metadata of `Mutex<State<Value>>` and of the
     /// struct at each access (the zero-sized value of a `Lock<Void>` would sit, for
     /// ThreadSanitizer, at the address of the next field).

@@ -2,7 +2,7 @@ import Disposables
 import Synchronization
 
 /// Where the inputs of a many-to-one operator meet (`zip`, `combineLatest`, `sample`,
-/// `take(until:)`): one delivery lock for the operator's state and its output.
+/// `withLatestFrom`, `take(until:)`, `take(during:)`): one delivery lock for the operator's state and its output.
 ///
 /// Each input's events are handled by the thread that owns the lock, which updates the
 /// operator's state and calls the sink downstream directly, so an event costs one lock, whatever
@@ -170,6 +170,15 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     final func complete() {
         guard let receiver = end() else { return }
         receiver.receiveCompleted()
+    }
+
+    /// Completes without waiting for a delivery: now when nobody delivers, else by the
+    /// delivering thread as its event ends. From any thread, owner or not: for an end that must
+    /// never wait, as a trigger sent from a deinit (see ``DeliveryLock/runExclusively(_:)``).
+    final func completeWithoutWaiting() {
+        if isClosed { return }
+        if runExclusivelyIfFree({ complete() }) { return }
+        runExclusively { [self] in complete() }
     }
 
     /// Ends the subscription, then sends `error`. As the owner.

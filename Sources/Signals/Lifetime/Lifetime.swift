@@ -72,9 +72,11 @@ public final class Lifetime: Sendable {
     /// lifetime.
     ///
     /// ```swift
-    /// let (lifetime, token) = Lifetime.make()
+    /// var token: Lifetime.Token?
+    /// let lifetime: Lifetime
+    /// (lifetime, token) = Lifetime.make()
     /// lifetime.observeEnded { print("ended") }
-    /// _ = token            // prints "ended" once `token` is released
+    /// token = nil          // prints "ended"
     /// ```
     ///
     /// Other libraries: ReactiveSwift's `Lifetime.make()`.
@@ -112,7 +114,9 @@ public final class Lifetime: Sendable {
     /// on the calling thread, if it has ended already.
     ///
     /// - Returns: A disposable that cancels the observation (the action does not run, and is
-    ///   released), or `nil` when the lifetime had ended and the action has run.
+    ///   released), or `nil` when the lifetime had ended and the action has run. A lifetime
+    ///   that ends on another thread during the call may give a disposable instead; disposing
+    ///   it then does nothing.
     ///
     /// ```swift
     /// lifetime.observeEnded { connection.close() }

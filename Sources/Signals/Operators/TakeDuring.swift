@@ -7,10 +7,13 @@ extension Signal {
     /// A lifetime that has ended already completes the result at once, without subscribing this
     /// signal. This signal's error and completion end the result as usual, and disposing the
     /// result disposes this signal's subscription and stops watching the lifetime (the lifetime
-    /// lets go of it). The end arrives on the thread that releases the lifetime's token; when
-    /// another thread is delivering a value of this signal then, that thread sends the completion
-    /// as soon as the value has been delivered, and releasing the token does not wait for it (a
-    /// deinit never waits: a callback that waits for the releasing thread cannot deadlock with it).
+    /// lets go of it). A source let go of without ending it (a pipe's input released, never
+    /// completed) leaves the subscription to the lifetime's end, or to its disposal.
+    ///
+    /// The end arrives on the thread that releases the lifetime's token; when another thread is
+    /// delivering a value of this signal then, that thread sends the completion as soon as the
+    /// value has been delivered, and releasing the token does not wait for it (a deinit never
+    /// waits: a callback that waits for the releasing thread cannot deadlock with it).
     ///
     /// ```swift
     /// final class Clock {
@@ -60,8 +63,7 @@ private final class LifetimeWatcher<Value, Failure: Error>: Sendable {
     /// The lifetime has ended: completes, now when nobody delivers, else by the delivering thread
     /// as its event ends, without waiting.
     func end() {
-        let junction = junction
-        junction.runExclusively { junction.complete() }
+        junction.completeWithoutWaiting()
     }
 
     deinit {

@@ -58,20 +58,11 @@ private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Er
     }
 
     override func receive(_: Tick) {
-        end()
+        junction.completeWithoutWaiting()
     }
 
     override func receiveCompleted() {
-        end()
-    }
-
-    /// Completes the result: now when nobody delivers, else by the delivering thread as its event
-    /// ends.
-    private func end() {
-        let junction = junction
-        if junction.isClosed { return }
-        if junction.runExclusivelyIfFree({ junction.complete() }) { return }
-        junction.runExclusively { junction.complete() }
+        junction.completeWithoutWaiting()
     }
 }
 
