@@ -353,6 +353,86 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
         }
     }
 
+    /// A thread inside another delivery sends the source a value and then fires the trigger,
+    /// while this thread delivers a value of the source: its send is put off (the source is busy)
+    /// and the trigger must not overtake it. The value it sent first is delivered, then the
+    /// completion, as when that thread sends and fires outside any delivery.
+    func testTakeUntil_aValueSentBeforeTheTriggerByAThreadInsideAnotherDelivery_isDeliveredBeforeTheCompletion() {
+        withWatchdog("take(until:): a send then the trigger, put off by a thread inside a delivery") {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let (trigger, triggerInput) = Signal<Void, Never>.pipe()
+            let (other, otherInput) = Signal<Void, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            let inCallback = DispatchSemaphore(value: 0)
+            let sentBoth = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            other.subscribeNext { _ in
+                // Inside the delivery of `other`: the source is busy, so this send is put off.
+                input.sendNext(2)
+                triggerInput.sendNext(())
+                sentBoth.signal()
+            }
+            _ = source.take(until: trigger).subscribe(
+                next: { value in
+                    events.record(.next(value))
+                    if value == 1 {
+                        inCallback.signal()
+                        XCTAssertTrue(sentBoth.waitForSignal())
+                    }
+                },
+                completed: { events.record(.completed) }
+            )
+            Thread.detachNewThread {
+                input.sendNext(1)
+                done.signal()
+            }
+            XCTAssertTrue(inCallback.waitForSignal())
+            otherInput.sendNext(())
+            XCTAssertTrue(done.waitForSignal())
+            XCTAssertTrue(eventually { events.values.last == .completed })
+            XCTAssertEqual(events.values, [.next(1), .next(2), .completed])
+        }
+    }
+
+    /// The same shape with `take(during:)`: the lifetime's token is released by a thread inside
+    /// another delivery right after it sent the source a value that was put off.
+    func testTakeDuring_aValueSentBeforeTheLifetimeEndsByAThreadInsideAnotherDelivery_isDeliveredBeforeTheCompletion() {
+        withWatchdog("take(during:): a send then the end, put off by a thread inside a delivery") {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let box = TokenBox()
+            let lifetime = box.make()
+            let (other, otherInput) = Signal<Void, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            let inCallback = DispatchSemaphore(value: 0)
+            let sentBoth = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            other.subscribeNext { _ in
+                input.sendNext(2)
+                box.release()
+                sentBoth.signal()
+            }
+            _ = source.take(during: lifetime).subscribe(
+                next: { value in
+                    events.record(.next(value))
+                    if value == 1 {
+                        inCallback.signal()
+                        XCTAssertTrue(sentBoth.waitForSignal())
+                    }
+                },
+                completed: { events.record(.completed) }
+            )
+            Thread.detachNewThread {
+                input.sendNext(1)
+                done.signal()
+            }
+            XCTAssertTrue(inCallback.waitForSignal())
+            otherInput.sendNext(())
+            XCTAssertTrue(done.waitForSignal())
+            XCTAssertTrue(eventually { events.values.last == .completed })
+            XCTAssertEqual(events.values, [.next(1), .next(2), .completed])
+        }
+    }
+
     /// A callback on a global queue does `DispatchQueue.main.sync` while the main thread fires
     /// the trigger: the trigger returns at once, so the main thread goes on to run the block.
     func testTakeUntil_aTriggerFiredOnTheMainThreadWhileACallbackWaitsForTheMainQueue_neverDeadlocks() {

@@ -172,12 +172,28 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
         receiver.receiveCompleted()
     }
 
-    /// Completes without waiting for a delivery: now when nobody delivers, else by the
-    /// delivering thread as its event ends. From any thread, owner or not: for an end that must
-    /// never wait, as a trigger sent from a deinit (see ``DeliveryLock/runExclusively(_:)``).
-    final func completeWithoutWaiting() {
+    /// Ends the subscription, then sends `completed`, from outside the junction and without ever
+    /// waiting for it: for an end that may come from a deinit (a lifetime's) while a callback on
+    /// the delivering thread waits for this one.
+    ///
+    /// - Nobody delivers: completes now.
+    /// - This thread delivers, further up its stack: completes as that event ends.
+    /// - Another thread delivers and this one, inside a delivery of its own, has put work off
+    ///   (perhaps a send to the source this end would otherwise overtake): completes after that
+    ///   work, once this thread has left its deliveries, as an input event would.
+    /// - Another thread delivers: hands the end to it, which completes as its event ends.
+    ///
+    /// - Parameter key: what the end is put off for: the caller, never the junction, so that the
+    ///   work put off before it, once it reaches the junction, is not put off again behind it.
+    final func completeWithoutWaiting(puttingOffAs key: AnyObject) {
         if isClosed { return }
         if runExclusivelyIfFree({ complete() }) { return }
+        let context = currentContext
+        if context.depth > 0, context.hasDeferred, !isOwnedByCurrentThread {
+            // Runs at depth 0, where this function no longer puts itself off.
+            context.defer_(for: key) { [self, key] in completeWithoutWaiting(puttingOffAs: key) }
+            return
+        }
         runExclusively { [self] in complete() }
     }
 

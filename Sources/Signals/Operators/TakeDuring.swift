@@ -14,6 +14,8 @@ extension Signal {
     /// delivering a value of this signal then, that thread sends the completion as soon as the
     /// value has been delivered, and releasing the token does not wait for it (a deinit never
     /// waits: a callback that waits for the releasing thread cannot deadlock with it).
+    /// A value the releasing thread sent this signal before, put off because it was inside a
+    /// delivery of its own, still arrives first.
     ///
     /// ```swift
     /// final class Clock {
@@ -61,9 +63,10 @@ private final class LifetimeWatcher<Value, Failure: Error>: Sendable {
     }
 
     /// The lifetime has ended: completes, now when nobody delivers, else by the delivering thread
-    /// as its event ends, without waiting.
+    /// as its event ends, without waiting, and never before what the releasing thread put off
+    /// earlier inside a delivery (see ``Junction/completeWithoutWaiting(puttingOffAs:)``).
     func end() {
-        junction.completeWithoutWaiting()
+        junction.completeWithoutWaiting(puttingOffAs: self)
     }
 
     deinit {

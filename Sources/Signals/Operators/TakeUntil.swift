@@ -10,8 +10,10 @@ extension Signal {
     ///
     /// The trigger never waits: fired on one thread while another delivers a value of this signal,
     /// it returns at once, and the delivering thread completes the result as soon as that value
-    /// has been delivered (nothing this signal sends after it arrives). So a trigger fired from a
-    /// deinit, as ``Lifetime/ended`` is, cannot deadlock with a callback that waits for its thread.
+    /// has been delivered (nothing this signal sends after it arrives). A value the trigger's thread
+    /// sent this signal before, put off because it was inside a delivery of its own, still arrives
+    /// first. So a trigger fired from a deinit, as ``Lifetime/ended`` is, cannot deadlock with a
+    /// callback that waits for its thread.
     ///
     /// ```swift
     /// ticks.take(until: viewDisappeared)
@@ -32,11 +34,11 @@ extension Signal {
 
 /// The sink of the trigger: its first value or its completion ends the result.
 ///
-/// Not a `JunctionInput`: the trigger never waits for the junction. A trigger sent from outside
-/// any delivery while another thread delivers a value of the source hands the end to that thread,
-/// which completes as soon as the value has been delivered, and returns at once (a trigger sent
-/// from a deinit, as `Lifetime.ended` is, must not wait for another thread's callback: one that
-/// waits for the releasing thread would deadlock with it).
+/// Not a `JunctionInput`: the trigger never waits for the junction. A trigger sent while another
+/// thread delivers a value of the source hands the end to that thread, which completes as soon as
+/// the value has been delivered, and returns at once (a trigger sent from a deinit, as
+/// `Lifetime.ended` is, must not wait for another thread's callback: one that waits for the
+/// releasing thread would deadlock with it).
 private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Error>: Sink<Tick, TriggerFailure>, @unchecked Sendable {
     private let junction: Junction<Value, Failure>
     /// The operator's subscription, which the junction holds only weakly.
@@ -58,11 +60,18 @@ private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Er
     }
 
     override func receive(_: Tick) {
-        junction.completeWithoutWaiting()
+        end()
     }
 
     override func receiveCompleted() {
-        junction.completeWithoutWaiting()
+        end()
+    }
+
+    /// Completes the result without waiting (see ``Junction/completeWithoutWaiting(puttingOffAs:)``):
+    /// now when nobody delivers, else by the delivering thread as its event ends, but never before
+    /// what this thread put off earlier while inside a delivery (a value it sent the source first).
+    private func end() {
+        junction.completeWithoutWaiting(puttingOffAs: self)
     }
 }
 
