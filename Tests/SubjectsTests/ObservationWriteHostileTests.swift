@@ -231,4 +231,25 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
         XCTAssertTrue(eventually { renders.values.last == 4 })
         XCTAssertEqual(renders.values, [0, 2, 4])
     }
+
+    /// One registration tracks two cells, and its `onChange`, called for a write to the first,
+    /// writes the second: Observation calls the still-registered `onChange` again, nested, for
+    /// that write (an `@Observable` type's would recurse until the stack overflows); the cell
+    /// ends it after one more call.
+    func testARegistrationTrackingTwoCells_whoseOnChangeWritesTheOther_ends() {
+        let first = ObservableValue(0)
+        let second = ObservableValue(0)
+        let calls = Counter()
+        withObservationTracking {
+            _ = first.value
+            _ = second.value
+        } onChange: {
+            calls.increment()
+            second.value += 1
+        }
+        first.value = 1
+        XCTAssertTrue((1...2).contains(calls.value), "\(calls.value) calls")
+        second.value = 100
+        XCTAssertTrue((1...2).contains(calls.value), "\(calls.value) calls after")
+    }
 }

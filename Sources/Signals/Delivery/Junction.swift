@@ -189,7 +189,7 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
         if isClosed { return }
         if runExclusivelyIfFree({ complete() }) { return }
         let context = currentContext
-        if context.depth > 0, context.hasDeferred, !isOwnedByCurrentThread {
+        if context.depth > 0, context.hasDeferredWork, !isOwnedByCurrentThread {
             // Runs at depth 0, where this function no longer puts itself off.
             context.defer_(for: key) { [self, key] in completeWithoutWaiting(puttingOffAs: key) }
             return
