@@ -48,7 +48,9 @@ import Darwin
 /// once `onChange` has returned, so it reaches a registration made in `onChange` rather than
 /// calling the same `onChange` again (for an `@Observable` property it would, until the stack
 /// overflows). So an `onChange` that writes the cell must not then wait for another thread to
-/// see that write through Observation: it comes once `onChange` returns.
+/// see that write through Observation: it comes once `onChange` returns. A registration that
+/// reads two cells and writes the other from `onChange` is called once more, from inside the
+/// first call, and no further (Observation removes it only once `onChange` returns).
 ///
 /// ```swift
 /// func track(_ cell: ObservableValue<Int>) {
