@@ -46,11 +46,11 @@ import Synchronization
 /// ``zip(with:)`` or ``init(initial:then:)``, follows its source into a cell of its own, on the
 /// thread that sends, and its ``value`` reads that.
 ///
-/// Derivations nest: a change reaches a property derived from derived properties through one
-/// call per step, and letting go of the last releases the others one inside another. A release
-/// build holds chains 10,000 deep on a thread's 8 MB stack; a debug build's larger frames
-/// overflow it much sooner (from 1,000 following properties chained by ``init(initial:then:)``):
-/// derive from the cell, not from a long chain of properties.
+/// Derivations nest: a read or a change reaches a property derived from derived properties
+/// through one call per step, and letting go of the last releases the others one inside another.
+/// A release build holds chains 10,000 deep on a thread's 8 MB stack; a debug build's larger
+/// frames, or a sanitizer's, overflow it much sooner (from 1,000 following properties chained by
+/// ``init(initial:then:)``): derive from the cell, not from a long chain of properties.
 ///
 /// A derived property keeps its sources alive while it lives. Its ``signal`` does not keep it:
 /// a computed property's signal goes on while the cells it is computed from live, and a
