@@ -435,6 +435,8 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         XCTAssertEqual(debugged.record().events, [.next(1), .completed])
         XCTAssertTrue(nested.isSet)
         XCTAssertEqual(lines.values, ["d: subscribed", "d: subscribed", "d: next(1)", "d: completed", "d: next(1)", "d: completed"])
+        // The holder keeps the signal whose output closure keeps the holder.
+        holder.withLock { $0 = nil }
     }
 
     func testDebug_aValueWhoseDescriptionDisposesTheSubscription_isNeitherSentNorLoggedAfterTheDisposal() {

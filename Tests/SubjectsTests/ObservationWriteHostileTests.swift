@@ -87,6 +87,10 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
         XCTAssertTrue(done)
         XCTAssertEqual(max(first.value, second.value), limit)
         XCTAssertEqual(calls.value, limit)
+        // The registration the last call made holds both cells (its closure does): one more
+        // write to each calls it, at the limit, and Observation lets it go.
+        first.value = limit
+        second.value = limit
     }
 
     /// Several threads write at once, and each `onChange` (on whatever thread) writes again: every
@@ -217,10 +221,12 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
     func testSwiftUILikeReTrackingOnTheMainQueue_seesTheValueWrittenInsideOnChange() {
         let cell = ObservableValue(0)
         let renders = Recorder<Int>()
+        let stopped = Flag()
         @Sendable func render() {
             withObservationTracking {
                 renders.record(cell.value)
             } onChange: {
+                if stopped.isSet { return }
                 let value = cell.value
                 if value % 2 == 1 { cell.value = value + 1 }
                 DispatchQueue.main.async { render() }
@@ -232,6 +238,10 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
         onAThread { cell.value = 3 }
         XCTAssertTrue(eventually { renders.values.last == 4 })
         XCTAssertEqual(renders.values, [0, 2, 4])
+        // The last render's registration holds the cell (its closure does): a write calls it,
+        // it renders no more, and Observation lets it go.
+        stopped.set()
+        cell.value = 10
     }
 
     /// One registration tracks two cells, and its `onChange`, called for a write to the first,
