@@ -14,7 +14,7 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Command", ["Subjects", "Signals", "Schedulers"]),
 ]
 
-/// Modules whose issue has landed, and so have a test target of their own.
+/// Modules that have landed, and so have a test target of their own.
 let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]
 
 /// The umbrella module: one `import ReactiveCocoaSwift` for all seven.

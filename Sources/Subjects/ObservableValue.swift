@@ -1,6 +1,13 @@
 import Disposables
 import Observation
 import Signals
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A thread-safe value cell that can be observed and bound: the replacement, on every platform,
 /// for `RACObserve` on a KVO property.
@@ -36,7 +43,14 @@ import Signals
 /// change, right after the new value is stored and before ``signal``'s subscribers hear of it.
 /// So `onChange` may read ``value`` and gets the new value or a later one; to follow every
 /// change, track again from `onChange` (SwiftUI does). Each write is a change, equal or not;
-/// racing writes each notify the registrations made before them.
+/// racing writes each notify the registrations made before them. A write from inside `onChange`
+/// (to this cell, on its thread) is stored and published at once, and Observation hears of it
+/// once `onChange` has returned, so it reaches a registration made in `onChange` rather than
+/// calling the same `onChange` again (for an `@Observable` property it would, until the stack
+/// overflows). So an `onChange` that writes the cell must not then wait for another thread to
+/// see that write through Observation: it comes once `onChange` returns. A registration that
+/// reads two cells and writes the other from `onChange` is called once more, from inside the
+/// first call, and no further (Observation removes it only once `onChange` returns).
 ///
 /// ```swift
 /// func track(_ cell: ObservableValue<Int>) {
@@ -53,7 +67,7 @@ import Signals
 ///
 /// RAC 2.5: `RACObserve`, `RACChannelTo` (`RACKVOChannel`).
 public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observable {
-    /// Guards the four fields below. Its value is a byte no one uses: in the unspecialized code,
+    /// Guards the fields below, up to `registrar`. Its value is a byte no one uses: in the unspecialized code,
     /// a lock of a generic state struct looks up the metadata of `Mutex<State<Value>>` and of the
     /// struct at each access (the zero-sized value of a `Lock<Void>` would sit, for
     /// ThreadSanitizer, at the address of the next field).
@@ -68,6 +82,9 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     @exclusivity(unchecked) private var cameFromChannel = false
     /// Whether ``value`` has been read: only then can Observation be tracking it.
     @exclusivity(unchecked) private var mayBeObserved = false
+    /// The threads telling Observation of a write: a write one of them makes from inside
+    /// `onChange` is told of after its outer one, not from inside it.
+    @exclusivity(unchecked) private var notifiers: [ObservationNotifier] = []
     /// The channel behind ``channel``, made the first time it is asked for: until then, a write
     /// sends nothing to it (a quarter of a write's cost). Never changes once set.
     @exclusivity(unchecked) private var binding: Channel<Value>?
@@ -150,21 +167,49 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     }
 
     private func set(_ value: Value, fromChannel: Bool) {
-        let isTracked = gate.withLock { _ in
+        let notifier = gate.withLock { _ -> pthread_t? in
             current = value
             version += 1
             cameFromChannel = fromChannel
-            return mayBeObserved
+            guard mayBeObserved else { return nil }
+            let thread = pthread_self()
+            if let index = notifiers.firstIndex(where: { $0.is(thread) }) {
+                // From inside `onChange`: the outer write tells of this one next.
+                notifiers[index].again = true
+                return nil
+            }
+            notifiers.append(ObservationNotifier(thread: thread))
+            return thread
         }
         // Observation's `onChange` runs in `willSet`, on this thread, once the value is stored.
         // A cell whose value no one has read cannot be tracked: it skips the registrar, which
         // costs a lock and a dictionary lookup. The flag is read in the same critical section as
         // the store, so a tracked read either sees this value or set the flag before it.
-        if isTracked {
+        //
+        // Observation calls `onChange` before it removes the registration: a write from inside
+        // it, told of there, would call it again, and so on until the stack overflows. Such a
+        // write is told of here, after this one, in a loop.
+        if let notifier { notifyObservation(as: notifier) }
+        input.run { [self] in publishLatest() }
+    }
+
+    /// Tells Observation of this thread's write, then of each it makes from inside `onChange`.
+    private func notifyObservation(as notifier: pthread_t) {
+        var again = true
+        while again {
             registrar.willSet(self, keyPath: valueKeyPath)
             registrar.didSet(self, keyPath: valueKeyPath)
+            again = gate.withLock { _ in
+                // Only this thread removes its entry.
+                let index = notifiers.firstIndex(where: { $0.is(notifier) })!
+                if notifiers[index].again {
+                    notifiers[index].again = false
+                    return true
+                }
+                notifiers.remove(at: index)
+                return false
+            }
         }
-        input.run { [self] in publishLatest() }
     }
 
     /// Sends the latest value, unless it was sent already. As `input`'s deliverer, so publishing
@@ -190,5 +235,16 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
         } else {
             channel.leadingTerminal.sendNext(latest)
         }
+    }
+}
+
+/// A thread telling Observation of a write to an ``ObservableValue``.
+private struct ObservationNotifier {
+    let thread: pthread_t
+    /// Whether the thread wrote again from inside `onChange`, to tell Observation of next.
+    var again = false
+
+    func `is`(_ other: pthread_t) -> Bool {
+        pthread_equal(thread, other) != 0
     }
 }

@@ -46,6 +46,12 @@ import Synchronization
 /// ``zip(with:)`` or ``init(initial:then:)``, follows its source into a cell of its own, on the
 /// thread that sends, and its ``value`` reads that.
 ///
+/// Derivations nest: a read or a change reaches a property derived from derived properties
+/// through one call per step, and letting go of the last releases the others one inside another.
+/// A release build holds chains 10,000 deep on a thread's 8 MB stack; a debug build's larger
+/// frames, or a sanitizer's, overflow it much sooner (from 1,000 following properties chained by
+/// ``init(initial:then:)``): derive from the cell, not from a long chain of properties.
+///
 /// A derived property keeps its sources alive while it lives. Its ``signal`` does not keep it:
 /// a computed property's signal goes on while the cells it is computed from live, and a
 /// following property's signal completes when the property goes (it then stops following its
@@ -162,10 +168,11 @@ public final class Property<Value: Sendable>: Sendable, Observable {
 
     private init(derivation: Derivation<Value>) {
         storage = .following(derivation)
-        let cell = derivation.cell
-        // The cell goes with the property (the derivation disposes the feed that holds it), and
-        // its channel completes then: so does the signal.
-        signal = cell.signal.take(until: cell.channel.ignoreValues())
+        // Ends when the derivation goes, with the property. Through a lifetime rather than the
+        // cell's channel: the channel's completion, sent from the cell's deinit outside any
+        // delivery, waited for another thread's delivery of the signal, so a subscriber's callback
+        // waiting for the thread that let go of the property deadlocked with it.
+        signal = derivation.cell.signal.take(during: derivation.lifetime)
     }
 
     /// The current value. Reading it from any thread is safe; Observation registers the read.
@@ -293,6 +300,9 @@ final class Derivation<Value: Sendable>: Sendable {
     let cell: ObservableValue<Value>
     private let feed: Disposable
     private let sources: [any Sendable]
+    /// Ends when the derivation goes: the end of the property's ``Property/signal``.
+    let lifetime: Lifetime
+    private let token: Lifetime.Token
 
     /// Follows `signal` into a new cell. `signal` sends its first value while it is subscribed
     /// (every property's signal does); should it not, the cell starts at `initial()`, which it
@@ -303,6 +313,7 @@ final class Derivation<Value: Sendable>: Sendable {
         feed = signal.subscribe(next: { value in handoff.deliver(value) })
         cell = handoff.makeCell(initial: initial)
         self.sources = sources
+        (lifetime, token) = Lifetime.make()
     }
 
     deinit {

@@ -392,7 +392,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         }                                // a new text cancels the lookup for the one before
         let scrolls = texts.rateLimit(0.5, on: scheduler)               // at most one value per 0.5 s
         let attempts = Signal<String, URLError>.error(URLError(.timedOut))
-            .retry(3, delay: .exponential(initial: 1), on: scheduler)  // retries after 1 s, 2 s, 4 s
+            .retry(3, delay: .exponential(initial: 1), on: scheduler)  // waits 1 s, 2 s, then 4 s before each retry
         // End of README
 
         let lines = Recorder<String>()
@@ -538,7 +538,7 @@ final class ReadmeTests: LeakCheckedTestCase {
             }
         }
         let outside = ["BENCHMARKS.md", "DESIGN.md", "SEMANTICS.md", "STYLE.md", "API.md", "shared/", "closing note"]
-        let tracker = try NSRegularExpression(pattern: "\\bissues? [0-9]", options: [.caseInsensitive])
+        let tracker = try NSRegularExpression(pattern: "\\bissues?\\s*#?[0-9]", options: [.caseInsensitive])
         let folders = ["Sources", "Tests", "Benchmarks", "Examples", ".ci"]
         var files = markdown + ["Package.swift"]
         for folder in folders {

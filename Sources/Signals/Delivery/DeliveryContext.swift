@@ -59,6 +59,12 @@ package struct DeliveryContext {
         @inline(__always) get { state.pointee.hasDeferred }
     }
 
+    /// Whether work (not only objects to release) waits to be done when this thread leaves its
+    /// outermost delivery.
+    var hasDeferredWork: Bool {
+        state.pointee.hasDeferred && !state.pointee.deferred.isEmpty
+    }
+
     /// Whether work for `lock` waits: later work for the same lock must wait behind it, so that
     /// this thread's sends to one subscriber keep their order. Out of line: the hot path of a send
     /// asks it only when work was put off, and the dictionary lookup inlined there cost every

@@ -163,7 +163,10 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
     /// Runs `work` as the only thread that may touch what the lock guards, without ever waiting:
     /// at once when nobody delivers, else handed to the delivering thread, which runs it as it
     /// leaves the lock, once the event under way has been delivered (this thread too, when it is
-    /// the one delivering, further up its stack). For letting go of a closed chain.
+    /// the one delivering, further up its stack). For letting go of a closed chain, and for an
+    /// end that must not wait for a delivery (`take(until:)`'s trigger, `take(during:)`'s
+    /// lifetime): completing downstream from `work` is safe, since the junction is marked ended
+    /// before the callback runs and drops whatever that callback sends back in.
     ///
     /// `work` must not send through this lock. It runs with the thread counted as delivering, so
     /// an object it lets go of that one of its calls may still be using is retired (see

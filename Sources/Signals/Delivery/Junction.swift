@@ -2,7 +2,7 @@ import Disposables
 import Synchronization
 
 /// Where the inputs of a many-to-one operator meet (`zip`, `combineLatest`, `sample`,
-/// `take(until:)`): one delivery lock for the operator's state and its output.
+/// `withLatestFrom`, `take(until:)`, `take(during:)`): one delivery lock for the operator's state and its output.
 ///
 /// Each input's events are handled by the thread that owns the lock, which updates the
 /// operator's state and calls the sink downstream directly, so an event costs one lock, whatever
@@ -170,6 +170,31 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     final func complete() {
         guard let receiver = end() else { return }
         receiver.receiveCompleted()
+    }
+
+    /// Ends the subscription, then sends `completed`, from outside the junction and without ever
+    /// waiting for it: for an end that may come from a deinit (a lifetime's) while a callback on
+    /// the delivering thread waits for this one.
+    ///
+    /// - Nobody delivers: completes now.
+    /// - This thread delivers, further up its stack: completes as that event ends.
+    /// - Another thread delivers and this one, inside a delivery of its own, has put work off
+    ///   (perhaps a send to the source this end would otherwise overtake): completes after that
+    ///   work, once this thread has left its deliveries, as an input event would.
+    /// - Another thread delivers: hands the end to it, which completes as its event ends.
+    ///
+    /// - Parameter key: what the end is put off for: the caller, never the junction, so that the
+    ///   work put off before it, once it reaches the junction, is not put off again behind it.
+    final func completeWithoutWaiting(puttingOffAs key: AnyObject) {
+        if isClosed { return }
+        if runExclusivelyIfFree({ complete() }) { return }
+        let context = currentContext
+        if context.depth > 0, context.hasDeferredWork, !isOwnedByCurrentThread {
+            // Runs at depth 0, where this function no longer puts itself off.
+            context.defer_(for: key) { [self, key] in completeWithoutWaiting(puttingOffAs: key) }
+            return
+        }
+        runExclusively { [self] in complete() }
     }
 
     /// Ends the subscription, then sends `error`. As the owner.

@@ -33,7 +33,10 @@ import Synchronization
 ///
 /// Thread-safe. The end runs the observers on the thread that releases the token, one after
 /// another, with no lock held: an observer may release another owner's token (that lifetime ends
-/// then, nested), observe this lifetime again (it runs at once) or dispose anything.
+/// then, nested), observe this lifetime again (it runs at once) or dispose anything. Each
+/// lifetime ended that way adds its end to the stack: a chain of owners ending each other a few
+/// thousand deep overflows a thread's stack in a debug build (a release build holds 10,000 on
+/// 8 MB).
 ///
 /// Other libraries: ReactiveSwift's `Lifetime` (`Lifetime.make()`, `ended`, `hasEnded`,
 /// `observeEnded`, `+=`); RxSwift's `rx.deallocated` or a `DisposeBag` the owner keeps; Combine's
@@ -44,6 +47,13 @@ public final class Lifetime: Sendable {
     /// Completes when the lifetime ends, and at once for a subscriber that comes after the end.
     /// It never sends a value, nor fails. Disposing a subscription to it removes the subscriber,
     /// so a long lifetime does not collect the subscriptions that ended before it.
+    ///
+    /// Its completion is sent from the token's deinit as any send is. ``Signal/take(during:)``
+    /// and `take(until: lifetime.ended)` never wait for it to be delivered; an operator that
+    /// merges it with another signal's values (`merge`, `combineLatest`, `zip`) makes the release
+    /// wait while another thread delivers through that operator, so a callback there that waits
+    /// for the releasing thread would deadlock with it. To end a subscription with the lifetime,
+    /// use ``Signal/take(during:)``.
     ///
     /// RAC 2.5: `-rac_willDeallocSignal`.
     public let ended: Signal<Void, Never>
@@ -62,9 +72,11 @@ public final class Lifetime: Sendable {
     /// lifetime.
     ///
     /// ```swift
-    /// let (lifetime, token) = Lifetime.make()
+    /// var token: Lifetime.Token?
+    /// let lifetime: Lifetime
+    /// (lifetime, token) = Lifetime.make()
     /// lifetime.observeEnded { print("ended") }
-    /// _ = token            // prints "ended" once `token` is released
+    /// token = nil          // prints "ended"
     /// ```
     ///
     /// Other libraries: ReactiveSwift's `Lifetime.make()`.
@@ -102,7 +114,9 @@ public final class Lifetime: Sendable {
     /// on the calling thread, if it has ended already.
     ///
     /// - Returns: A disposable that cancels the observation (the action does not run, and is
-    ///   released), or `nil` when the lifetime had ended and the action has run.
+    ///   released), or `nil` when the lifetime had ended and the action has run. A lifetime
+    ///   that ends on another thread during the call may give a disposable instead; disposing
+    ///   it then does nothing.
     ///
     /// ```swift
     /// lifetime.observeEnded { connection.close() }

@@ -42,7 +42,8 @@ extension Signal {
     ///   - file: The file of the call, for an empty `name`; leave the default.
     ///   - line: The line of the call, for an empty `name`; leave the default.
     ///   - output: Where each line goes, without a trailing newline; called on the thread the
-    ///     line is about, without a lock of the library held.
+    ///     line is about. An event's line is written inside that event's delivery, as a
+    ///     subscriber's callback runs (a send from another thread waits for it).
     public func debug(
         _ name: String = "",
         file: StaticString = #fileID,
@@ -58,7 +59,7 @@ extension Signal {
             // subscription that everyone let go of alive.
             let ended = DebugEnd()
             subscriber.disposable.add(Disposable {
-                if !ended.hasEnded { log("disposed") }
+                if ended.claim(.disposed) { log("disposed") }
             })
             subscriber.disposable.add(self.attachSink(DebugSink(subscriber, log: log, ended: ended)))
         }.named(derivedName("-debug: \(label)"))
@@ -96,33 +97,44 @@ private final class DebugSink<Value, Failure: Error>: SubscriberSink<Value, Fail
     }
 
     override func receive(_ value: Value) {
-        // A value racing a disposal from another thread is not sent on: nor is it logged.
+        // The line is made first: the value's description is user code, which may dispose the
+        // subscription, and then the value is neither logged after "disposed" nor sent on. A
+        // value racing a disposal from another thread is not sent on either.
+        let line = "next(\(value))"
         guard !output.isDisposed else { return }
-        log("next(\(value))")
+        log(line)
         output.sendNext(value)
     }
 
     override func receive(error: Failure) {
-        guard !output.isDisposed else { return }
-        ended.markEnded()
-        log("error(\(error))")
+        // Made first, as a value's line is: the error's description may dispose the subscription.
+        let line = "error(\(error))"
+        // Either this line or "disposed" is logged, never both, whichever thread comes first.
+        guard !output.isDisposed, ended.claim(.ended) else { return }
+        log(line)
         output.sendError(error)
     }
 
     override func receiveCompleted() {
-        guard !output.isDisposed else { return }
-        ended.markEnded()
+        guard !output.isDisposed, ended.claim(.ended) else { return }
         log("completed")
         output.sendCompleted()
     }
 }
 
-/// Whether a `debug` subscription's source has sent its error or completion, so that its
-/// disposal, which then only releases resources, is not logged.
+/// How a `debug` subscription ended: by its source's error or completion, or by a disposal.
+/// Only the first is logged: the disposal that follows an error or completion only releases
+/// resources, and an error or completion racing a disposal from another thread is not sent on.
 private final class DebugEnd: Sendable {
-    private let ended = Atomic<Bool>(false)
+    enum Kind: UInt8 {
+        case ended = 1
+        case disposed = 2
+    }
 
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    private let state = Atomic<UInt8>(0)
 
-    func markEnded() { ended.store(true, ordering: .releasing) }
+    /// Whether the subscription ends this way, rather than having ended already.
+    func claim(_ kind: Kind) -> Bool {
+        state.compareExchange(expected: 0, desired: kind.rawValue, ordering: .acquiringAndReleasing).exchanged
+    }
 }

@@ -1,5 +1,4 @@
 import Disposables
-import Foundation
 import Schedulers
 
 extension Signal {

@@ -8,6 +8,13 @@ extension Signal {
     /// subscribed. An error from the trigger is ignored (the trigger just stops watching), as in
     /// RAC 2.5; this signal's error and completion end the result as usual.
     ///
+    /// The trigger never waits: fired on one thread while another delivers a value of this signal,
+    /// it returns at once, and the delivering thread completes the result as soon as that value
+    /// has been delivered (nothing this signal sends after it arrives). A value the trigger's thread
+    /// sent this signal before, put off because it was inside a delivery of its own, still arrives
+    /// first. So a trigger fired from a deinit, as ``Lifetime/ended`` is, cannot deadlock with a
+    /// callback that waits for its thread.
+    ///
     /// ```swift
     /// ticks.take(until: viewDisappeared)
     /// ```
@@ -26,20 +33,45 @@ extension Signal {
 }
 
 /// The sink of the trigger: its first value or its completion ends the result.
-private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Error>: JunctionInput<Tick, TriggerFailure>, @unchecked Sendable {
+///
+/// Not a `JunctionInput`: the trigger never waits for the junction. A trigger sent while another
+/// thread delivers a value of the source hands the end to that thread, which completes as soon as
+/// the value has been delivered, and returns at once (a trigger sent from a deinit, as
+/// `Lifetime.ended` is, must not wait for another thread's callback: one that waits for the
+/// releasing thread would deadlock with it).
+private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Error>: Sink<Tick, TriggerFailure>, @unchecked Sendable {
     private let junction: Junction<Value, Failure>
+    /// The operator's subscription, which the junction holds only weakly.
+    private let subscription: CompoundDisposable?
 
     init(_ junction: Junction<Value, Failure>) {
         self.junction = junction
-        super.init(junction)
+        subscription = junction.subscription
+        super.init()
+        junction.inputMade()
     }
 
-    override func process(_: Tick) {
-        junction.complete()
+    deinit {
+        junction.inputGone()
     }
 
-    override func processCompleted() {
-        junction.complete()
+    override func attach(_ upstream: Disposable) {
+        if let subscription { subscription.add(upstream) } else { upstream.dispose() }
+    }
+
+    override func receive(_: Tick) {
+        end()
+    }
+
+    override func receiveCompleted() {
+        end()
+    }
+
+    /// Completes the result without waiting (see ``Junction/completeWithoutWaiting(puttingOffAs:)``):
+    /// now when nobody delivers, else by the delivering thread as its event ends, but never before
+    /// what this thread put off earlier while inside a delivery (a value it sent the source first).
+    private func end() {
+        junction.completeWithoutWaiting(puttingOffAs: self)
     }
 }
 

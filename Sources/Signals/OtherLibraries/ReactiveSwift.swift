@@ -9,8 +9,9 @@ import Schedulers
 // call it stands for.
 //
 // Rules for adding one (see also RxSwift.swift and Combine.swift beside this file):
-// - never a name that is an operator of ours (`compactMap`, `flatMapLatest`, `take(during:)`):
-//   the stub would clash with it;
+// - never a name with labels that an operator of ours has (`compactMap`, `flatMapLatest`,
+//   `take(during:)`): the stub would clash with it (a base name of ours with other labels, as
+//   `collect(count:)` beside `collect()`, is fine);
 // - never the name of a global function (`print`, `min`, `max`, `zip`, `send`, …): inside any
 //   `extension Signal`, the library's or a user's, an unqualified call finds the member first;
 // - only on `Signal`, its subscribers and `MulticastConnection`, never on `LazyList`, a `Sequence`,

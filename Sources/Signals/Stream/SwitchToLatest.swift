@@ -145,7 +145,7 @@ private final class FlatMapLatestSink<Source, Value, Failure: Error>: SwitchSink
     }
 }
 
-/// What `switchToLatest` tracks between events. Not generic, so locking it in unspecialized code
+/// What `switchToLatest` and `flatMapLatest` track between events. Not generic, so locking it in unspecialized code
 /// costs no metadata lookup.
 private struct SwitchState {
     /// The number of the current inner signal, until it completes.

@@ -20,9 +20,9 @@ extension Observable where Self: AnyObject & SendableMetatype {
     /// - `scheduler` is where the object lives: the property is read there, and the values are
     ///   sent there. Its changes must be made there too: the main thread (the default) for a
     ///   `@MainActor` model or one a SwiftUI view shows. It must run its blocks one at a time, as
-    ///   `Scheduler.main`, a `QueueScheduler`, an
-    ///   `ActorScheduler` or a `TestScheduler` do; `Scheduler.immediate`
-    ///   stops the program, since it would read the value before the change is stored.
+    ///   `Scheduler.main`, a `QueueScheduler`, an `ActorScheduler` or a `TestScheduler` do;
+    ///   `Scheduler.immediate` stops the program, since it would read the value before the change
+    ///   is stored.
     /// - Subscribing on the scheduler (on the main thread, for the default) sends the current value
     ///   at once, as `RACObserve` does; from anywhere else it is sent in a block on the scheduler.
     /// - How changes arrive: Observation tells of a change before it is stored, so each change

@@ -1,10 +1,10 @@
 import Disposables
 import Observation
 import Schedulers
+import Synchronization
 
 /// Follows one property of an `@Observable` object with `withObservationTracking`, on the
-/// scheduler the object lives on: what `signal(for:on:)` and
-/// `channel(for:on:)` are built on.
+/// scheduler the object lives on: what `signal(for:on:)` and `channel(for:on:)` are built on.
 ///
 /// `withObservationTracking` calls its `onChange` once, on the thread making the change, *before*
 /// the new value is stored. So the tracker never reads the value there: it schedules a re-read
@@ -63,12 +63,12 @@ final class PropertyTracker<Root: AnyObject & Observable & SendableMetatype, Val
 
     /// Stops: nothing is sent any more, and what was to receive it is let go of. Any thread.
     func stop() {
-        let handlers = state.withLock { state in
+        // Taken out, and released once the lock is let go of: releasing a subscriber may run
+        // user code.
+        _ = state.withLock { state in
             defer { state.onValue = nil; state.onEnd = nil }
             return (state.onValue, state.onEnd)
         }
-        // Released outside the lock: releasing a subscriber may run user code.
-        _ = handlers
     }
 
     /// Sets the property to `value`, a value that came from the other side of a binding: the
@@ -156,18 +156,18 @@ private struct TrackerState<Value> {
 /// polling.
 private final class ChangeWatch<Root: AnyObject & Observable & SendableMetatype, Value>: Sendable {
     private let tracker: PropertyTracker<Root, Value>
-    private let hasChanged = Lock(false)
+    private let hasChanged = Atomic(false)
 
     init(_ tracker: PropertyTracker<Root, Value>) {
         self.tracker = tracker
     }
 
     func changed() {
-        hasChanged.withLock { $0 = true }
+        hasChanged.store(true, ordering: .releasing)
         tracker.changed()
     }
 
     deinit {
-        if !hasChanged.withLock({ $0 }) { tracker.trackingDropped() }
+        if !hasChanged.load(ordering: .acquiring) { tracker.trackingDropped() }
     }
 }

@@ -120,6 +120,25 @@ final class DebugTests: LeakCheckedTestCase {
         recorder.dispose()
         XCTAssertFalse(token.isAlive)
     }
+
+    func testDebug_anErrorRacingADisposalFromAnotherThread_logsOneOfTheTwo() {
+        let rounds = BuildKind.raceRounds(optimized: 500, debug: 200, sanitized: 50)
+        for round in 0..<rounds {
+            let lines = Recorder<String>()
+            let (source, input) = Signal<Int, TestError>.pipe()
+            let subscription = source.debug("race", to: { lines.record($0) }).subscribe(error: { _ in })
+            let go = DispatchSemaphore(value: 0)
+            let disposer = startThread("disposes") {
+                go.wait()
+                subscription.dispose()
+            }
+            go.signal()
+            input.sendError(.first)
+            XCTAssertTrue(eventually { disposer.isSet })
+            let ends = lines.values.filter { $0.hasPrefix("race: disposed") || $0.hasPrefix("race: error") }
+            XCTAssertEqual(ends.count, 1, "round \(round): \(lines.values)")
+        }
+    }
 }
 
 /// Runs `body` on a new thread called `name`, and waits until it returns.

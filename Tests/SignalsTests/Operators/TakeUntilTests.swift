@@ -1,4 +1,5 @@
 import Disposables
+import Foundation
 import Signals
 import TestSupport
 import XCTest
@@ -73,5 +74,28 @@ final class TakeUntilTests: LeakCheckedTestCase {
         triggerInput.sendNext(())
         XCTAssertTrue(disposable.isDisposed)
         XCTAssertFalse(token.isAlive)
+    }
+
+    func testTakeUntil_aTriggerFiredWhileAnotherThreadDelivers_returnsAtOnceAndTheDelivererCompletes() {
+        withWatchdog("take(until:): trigger fired while a callback waits for the firing thread") {
+            let (source, input) = Signal<Int, Never>.pipe()
+            let (trigger, triggerInput) = Signal<Void, Never>.pipe()
+            let events = Recorder<Event<Int, Never>>()
+            _ = source.take(until: trigger).subscribe(
+                next: { value in
+                    let fired = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        triggerInput.sendNext(())
+                        fired.signal()
+                    }
+                    XCTAssertTrue(fired.waitForSignal(), "the trigger waited for the callback")
+                    events.record(.next(value))
+                },
+                completed: { events.record(.completed) }
+            )
+            input.sendNext(1)
+            input.sendNext(2)
+            XCTAssertEqual(events.values, [.next(1), .completed])
+        }
     }
 }
