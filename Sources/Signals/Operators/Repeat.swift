@@ -32,7 +32,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-retry`.
     public func retry() -> Signal {
-        resubscribing(.retry(limit: 0)).named(derivedName("-retry"))
+        resubscribing(.retry(limit: 0, after: nil)).named(derivedName("-retry"))
     }
 
     /// Subscribes again when this signal fails, at most `count` times, then sends the error.
@@ -50,7 +50,7 @@ extension Signal {
     /// RAC 2.5: `-retry:`.
     public func retry(_ count: Int) -> Signal {
         checkInput(count >= 0, "retry(_:) needs a count of zero (no limit) or more, got \(count)")
-        return resubscribing(.retry(limit: count)).named(derivedName("-retry: \(count)"))
+        return resubscribing(.retry(limit: count, after: nil)).named(derivedName("-retry: \(count)"))
     }
 
     /// Subscribes again when this signal fails, after a delay on `scheduler`, at most `count`
@@ -87,7 +87,7 @@ extension Signal {
     public func retry(_ count: Int, delay: RetryDelay, on scheduler: Scheduler) -> Signal {
         checkInput(count >= 0, "retry(_:delay:on:) needs a count of zero (no limit) or more, got \(count)")
         delay.checkDelays(of: "retry(_:delay:on:)")
-        return resubscribing(.retryAfterDelay(limit: count, delay: delay, scheduler: scheduler))
+        return resubscribing(.retry(limit: count, after: (delay, scheduler)))
             .named(derivedName("-retry: \(count) delay: \(delay) onScheduler: \(scheduler)"))
     }
 
@@ -107,10 +107,9 @@ extension Signal {
 private enum ResubscribePolicy {
     /// After each completion; an error ends the result.
     case `repeat`
-    /// After an error, at most `limit` times (0: no limit); completion ends the result.
-    case retry(limit: Int)
-    /// As `retry`, each time after the delay `delay` gives, scheduled on `scheduler`.
-    case retryAfterDelay(limit: Int, delay: RetryDelay, scheduler: Scheduler)
+    /// After an error, at most `limit` times (0: no limit), at once or after a delay on a
+    /// scheduler; completion ends the result.
+    case retry(limit: Int, after: (delay: RetryDelay, scheduler: Scheduler)?)
 }
 
 /// Subscribes to the source again and again, through ``SequentialRunner``'s trampoline, so a
@@ -136,13 +135,10 @@ private final class ResubscribeRunner<Value, Failure: Error>: SequentialRunner<V
         switch policy {
         case .repeat:
             output.sendError(error)
-        case let .retry(limit):
+        case let .retry(limit, wait):
             guard limit == 0 || retries < limit else { return output.sendError(error) }
             retries += 1
-            advance()
-        case let .retryAfterDelay(limit, delay, scheduler):
-            guard limit == 0 || retries < limit else { return output.sendError(error) }
-            retries += 1
+            guard let (delay, scheduler) = wait else { return advance() }
             // A child of the output's disposable until it runs, so disposal cancels it. On a
             // scheduler that runs it at once (immediate), `advance()` finds the loop running
             // (this error came from inside its subscription) and leaves it one more turn.

@@ -1,5 +1,3 @@
-import Disposables
-
 extension Signal {
     /// Sends this signal's values until `lifetime` ends; then completes and disposes this
     /// signal's subscription.
@@ -34,42 +32,9 @@ extension Signal {
     ///
     /// RAC 2.5: `-takeUntil:` with `-rac_willDeallocSignal`.
     public func take(during lifetime: Lifetime) -> Signal {
-        Signal(producer: { downstream in
-            let junction = Junction<Value, Failure>(downstream)
-            // Not `take(until: lifetime.ended)`: its trigger, sent from a token's deinit outside any
-            // delivery, waits for another thread's delivery to end, and a callback that waits for
-            // the thread releasing the token then deadlocks with it. The end is handed to the
-            // delivering thread instead, as a disposal is.
-            let watcher = LifetimeWatcher(junction)
-            let watching = lifetime.observeEnded { watcher.end() }
-            if let watching { junction.subscription?.add(watching) }
-            if !junction.isClosed {
-                _ = self.attachSink(PassingInput(junction))
-            }
-            return junction.handOverSubscription()
-        }).named(derivedName("-takeDuring:"))
-    }
-}
-
-/// What `take(during:)` hands the lifetime: an input of the junction, so that the junction keeps
-/// the subscriber downstream while the lifetime may still end it, even once the source has let go
-/// of its own input.
-private final class LifetimeWatcher<Value, Failure: Error>: Sendable {
-    private let junction: Junction<Value, Failure>
-
-    init(_ junction: Junction<Value, Failure>) {
-        self.junction = junction
-        junction.inputMade()
-    }
-
-    /// The lifetime has ended: completes, now when nobody delivers, else by the delivering thread
-    /// as its event ends, without waiting, and never before what the releasing thread put off
-    /// earlier inside a delivery (see ``Junction/completeWithoutWaiting(puttingOffAs:)``).
-    func end() {
-        junction.completeWithoutWaiting(puttingOffAs: self)
-    }
-
-    deinit {
-        junction.inputGone()
+        // `ended` completes at once for a lifetime that has ended (so this signal is never
+        // subscribed), and take(until:)'s trigger never waits for a delivery: a token released
+        // on a thread that a callback waits for cannot deadlock with it.
+        take(until: lifetime.ended).named(derivedName("-takeDuring:"))
     }
 }
