@@ -2,7 +2,8 @@ import Disposables
 import Synchronization
 
 /// Where the inputs of a many-to-one operator meet (`zip`, `combineLatest`, `sample`,
-/// `withLatestFrom`, `take(until:)`, `take(during:)`): one delivery lock for the operator's state and its output.
+/// `withLatestFrom`, `take(until:)` and so `take(during:)`): one delivery lock for the operator's
+/// state and its output.
 ///
 /// Each input's events are handled by the thread that owns the lock, which updates the
 /// operator's state and calls the sink downstream directly, so an event costs one lock, whatever

@@ -25,6 +25,7 @@ extension Signal {
     /// This signal completing does not end the current inner signal: the result completes when
     /// both have completed. An error from this signal or the current inner signal ends it at once.
     /// Disposing the result disposes this signal's subscription and the current inner one.
+    ///
     /// Threads: as ``switchToLatest()``: once the switch has happened, nothing the previous inner
     /// signal sends arrives, but a value it sends on another thread at the very moment of the
     /// switch may still arrive, after the new signal's first value.
@@ -145,8 +146,8 @@ private final class FlatMapLatestSink<Source, Value, Failure: Error>: SwitchSink
     }
 }
 
-/// What `switchToLatest` and `flatMapLatest` track between events. Not generic, so locking it in unspecialized code
-/// costs no metadata lookup.
+/// What `switchToLatest` and `flatMapLatest` track between events. Not generic, so locking it in
+/// unspecialized code costs no metadata lookup.
 private struct SwitchState {
     /// The number of the current inner signal, until it completes.
     var latest: Int?
