@@ -358,9 +358,36 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
     /// and the trigger must not overtake it. The value it sent first is delivered, then the
     /// completion, as when that thread sends and fires outside any delivery.
     func testTakeUntil_aValueSentBeforeTheTriggerByAThreadInsideAnotherDelivery_isDeliveredBeforeTheCompletion() {
-        withWatchdog("take(until:): a send then the trigger, put off by a thread inside a delivery") {
+        let (trigger, triggerInput) = Signal<Void, Never>.pipe()
+        assertAValuePutOffBeforeTheEnd_isDeliveredFirst(
+            "take(until:): a send then the trigger, put off by a thread inside a delivery",
+            ending: { $0.take(until: trigger) },
+            end: { triggerInput.sendNext(()) }
+        )
+    }
+
+    /// The same shape with `take(during:)`: the lifetime's token is released by a thread inside
+    /// another delivery right after it sent the source a value that was put off.
+    func testTakeDuring_aValueSentBeforeTheLifetimeEndsByAThreadInsideAnotherDelivery_isDeliveredBeforeTheCompletion() {
+        let box = TokenBox()
+        let lifetime = box.make()
+        assertAValuePutOffBeforeTheEnd_isDeliveredFirst(
+            "take(during:): a send then the end, put off by a thread inside a delivery",
+            ending: { $0.take(during: lifetime) },
+            end: { box.release() }
+        )
+    }
+
+    /// A thread inside the delivery of another signal sends the source 2 (put off: another thread
+    /// is delivering 1, and its callback waits) and then calls `end`: 2 still comes before the
+    /// completion.
+    private func assertAValuePutOffBeforeTheEnd_isDeliveredFirst(
+        _ name: String,
+        ending: (Signal<Int, Never>) -> Signal<Int, Never>,
+        end: @escaping @Sendable () -> Void
+    ) {
+        withWatchdog(name) {
             let (source, input) = Signal<Int, Never>.pipe()
-            let (trigger, triggerInput) = Signal<Void, Never>.pipe()
             let (other, otherInput) = Signal<Void, Never>.pipe()
             let events = Recorder<Event<Int, Never>>()
             let inCallback = DispatchSemaphore(value: 0)
@@ -369,49 +396,10 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
             other.subscribeNext { _ in
                 // Inside the delivery of `other`: the source is busy, so this send is put off.
                 input.sendNext(2)
-                triggerInput.sendNext(())
+                end()
                 sentBoth.signal()
             }
-            _ = source.take(until: trigger).subscribe(
-                next: { value in
-                    events.record(.next(value))
-                    if value == 1 {
-                        inCallback.signal()
-                        XCTAssertTrue(sentBoth.waitForSignal())
-                    }
-                },
-                completed: { events.record(.completed) }
-            )
-            Thread.detachNewThread {
-                input.sendNext(1)
-                done.signal()
-            }
-            XCTAssertTrue(inCallback.waitForSignal())
-            otherInput.sendNext(())
-            XCTAssertTrue(done.waitForSignal())
-            XCTAssertTrue(eventually { events.values.last == .completed })
-            XCTAssertEqual(events.values, [.next(1), .next(2), .completed])
-        }
-    }
-
-    /// The same shape with `take(during:)`: the lifetime's token is released by a thread inside
-    /// another delivery right after it sent the source a value that was put off.
-    func testTakeDuring_aValueSentBeforeTheLifetimeEndsByAThreadInsideAnotherDelivery_isDeliveredBeforeTheCompletion() {
-        withWatchdog("take(during:): a send then the end, put off by a thread inside a delivery") {
-            let (source, input) = Signal<Int, Never>.pipe()
-            let box = TokenBox()
-            let lifetime = box.make()
-            let (other, otherInput) = Signal<Void, Never>.pipe()
-            let events = Recorder<Event<Int, Never>>()
-            let inCallback = DispatchSemaphore(value: 0)
-            let sentBoth = DispatchSemaphore(value: 0)
-            let done = DispatchSemaphore(value: 0)
-            other.subscribeNext { _ in
-                input.sendNext(2)
-                box.release()
-                sentBoth.signal()
-            }
-            _ = source.take(during: lifetime).subscribe(
+            _ = ending(source).subscribe(
                 next: { value in
                     events.record(.next(value))
                     if value == 1 {
