@@ -192,43 +192,44 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     }
 
     func testAFollowingPropertysNewSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheProperty_doesNotHang() {
-        withWatchdog("following property: first-value callback waits for a thread that releases the property") {
-            let (source, _) = Signal<Int, Never>.pipe()
-            let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
-            let signal = holder.withLock { $0!.signal }
+        let (source, _) = Signal<Int, Never>.pipe()
+        let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
+        assertLettingGoInTheFirstValueFromAnotherThread_doesNotWait(
+            "following property: first-value callback waits for a thread that releases the property",
+            of: holder.withLock { $0!.signal },
+            letGo: { holder.withLock { $0 = nil } }
+        )
+    }
+
+    func testAChannelSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheCell_doesNotHang() {
+        let holder = Mutex<ObservableValue<Int>?>(ObservableValue(0))
+        assertLettingGoInTheFirstValueFromAnotherThread_doesNotWait(
+            "cell channel: first-value callback waits for a thread that releases the cell",
+            of: holder.withLock { $0!.channel },
+            letGo: { holder.withLock { $0 = nil } }
+        )
+    }
+
+    /// Subscribes to `signal`, whose first value is 0; that callback has another thread call
+    /// `letGo` (which lets go of what `signal` comes from) and waits for it: `letGo` must not wait
+    /// for the callback, and the subscription completes after the value.
+    private func assertLettingGoInTheFirstValueFromAnotherThread_doesNotWait<Failure: Error>(
+        _ name: String,
+        of signal: Signal<Int, Failure>,
+        letGo: @escaping @Sendable () -> Void
+    ) {
+        withWatchdog(name) {
             let events = Recorder<String>()
             _ = signal.subscribe(
                 next: { value in
                     events.record("next \(value)")
                     let released = DispatchSemaphore(value: 0)
                     Thread.detachNewThread {
-                        // Released inside the lock's closure, so before the semaphore is signalled.
-                        holder.withLock { $0 = nil }
+                        // Let go of inside `letGo`'s lock, so before the semaphore is signalled.
+                        letGo()
                         released.signal()
                     }
-                    XCTAssertTrue(released.waitForSignal(), "letting go of the property waited for the callback")
-                },
-                completed: { events.record("completed") }
-            )
-            XCTAssertTrue(eventually { events.values == ["next 0", "completed"] }, "\(events.values)")
-        }
-    }
-
-    func testAChannelSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheCell_doesNotHang() {
-        withWatchdog("cell channel: first-value callback waits for a thread that releases the cell") {
-            let holder = Mutex<ObservableValue<Int>?>(ObservableValue(0))
-            let channel = holder.withLock { $0!.channel }
-            let events = Recorder<String>()
-            _ = channel.subscribe(
-                next: { value in
-                    events.record("next \(value)")
-                    let released = DispatchSemaphore(value: 0)
-                    Thread.detachNewThread {
-                        // Released inside the lock's closure, so before the semaphore is signalled.
-                        holder.withLock { $0 = nil }
-                        released.signal()
-                    }
-                    XCTAssertTrue(released.waitForSignal(), "letting go of the cell waited for the callback")
+                    XCTAssertTrue(released.waitForSignal(), "letting go waited for the callback")
                 },
                 completed: { events.record("completed") }
             )
