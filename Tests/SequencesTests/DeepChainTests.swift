@@ -1,6 +1,6 @@
+import Disposables
 import Foundation
 import Sequences
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -26,7 +26,7 @@ final class DeepChainTests: LeakCheckedTestCase {
         _ check: @escaping @Sendable (LazyList<T>) -> U
     ) -> U {
         let depth = depth
-        let result = Mutex<U?>(nil)
+        let result = Lock<U?>(nil)
         withWatchdog(seconds: 60, "\(depth) nested operators") {
             onAPlainThread(stackSize: stackSize) {
                 var list = base()

@@ -1,3 +1,4 @@
+import Disposables
 import Dispatch
 import Foundation
 import Schedulers
@@ -52,7 +53,7 @@ final class RegressionTests: LeakCheckedTestCase {
         _ make: (LazyList<Tracked>, @escaping @Sendable () -> Void) -> LazyList<Tracked>
     ) -> Int {
         let live = Counter()
-        let most = Mutex(0)
+        let most = Lock(0)
         let probe: @Sendable () -> Void = { most.withLock { $0 = max($0, live.value) } }
         do {
             _ = make(LazyList(0..<20_000).map { _ in Tracked(live) }, probe).isEmpty

@@ -1,3 +1,4 @@
+import Disposables
 import Dispatch
 import Foundation
 import Schedulers
@@ -112,7 +113,7 @@ final class WalkReleaseTests: LeakCheckedTestCase {
     func testSignalOnAScheduler_whenNeitherTheListNorTheSignalIsHeld() {
         let probe = Probe(size)
         let scheduler = TestScheduler()
-        let sum = Mutex(0)
+        let sum = Lock(0)
         let completed = Flag()
         probe.list().signal(on: scheduler).subscribe(
             next: { token in sum.withLock { $0 += token.value } },
@@ -164,7 +165,7 @@ final class WalkReleaseTests: LeakCheckedTestCase {
         var walked = 0
         for token in list { walked += token.value }
         XCTAssertEqual(walked, values.reduce(0, +))
-        let sum = Mutex(0)
+        let sum = Lock(0)
         list.signal(on: .immediate).subscribe(next: { token in sum.withLock { $0 += token.value } })
         XCTAssertEqual(sum.withLock { $0 }, values.reduce(0, +))
         XCTAssertEqual(probe.made.value, 1_000, "each element was made once")

@@ -2,7 +2,6 @@ import Disposables
 import Foundation
 import Schedulers
 import Signals
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -19,7 +18,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         // overflow it between 4,000 and 6,000 deep.
         let count = BuildKind.isDebug || BuildKind.isSanitized ? 1_000 : 10_000
         // Each owner's lifetime, when it ends, releases the next owner's token.
-        let tokens = Mutex<[Lifetime.Token?]>([])
+        let tokens = Lock<[Lifetime.Token?]>([])
         var lifetimes: [Lifetime] = []
         for _ in 0..<count {
             let (lifetime, token) = Lifetime.make()
@@ -48,9 +47,9 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         let rounds = BuildKind.raceRounds(optimized: 200, debug: 100, sanitized: 30)
         for _ in 0..<rounds {
             let (lifetime, made) = Lifetime.make()
-            let token = Mutex<Lifetime.Token?>(consume made)
+            let token = Lock<Lifetime.Token?>(consume made)
             let observers = 200
-            let runs = Mutex<[Int]>(Array(repeating: 0, count: observers))
+            let runs = Lock<[Int]>(Array(repeating: 0, count: observers))
             let disposables = (0..<observers).map { _ in Disposable() }
             let releaser = startThread("releases the token") {
                 token.withLock { $0 = nil }
@@ -104,7 +103,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
     func testTakeDuring_aCallbackWaitingForAThreadThatReleasesTheToken_doesNotHang() {
         withWatchdog("take(during:): callback waits for a thread that ends the lifetime") {
             let (lifetime, made) = Lifetime.make()
-            let token = Mutex<Lifetime.Token?>(consume made)
+            let token = Lock<Lifetime.Token?>(consume made)
             let (source, input) = Signal<Int, Never>.pipe()
             let events = source.take(during: lifetime).record()
             let received = Recorder<Int>()
@@ -128,7 +127,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
     func testLifetimeEnded_takenUntil_aCallbackWaitingForAThreadThatReleasesTheToken_doesNotHang() {
         withWatchdog("take(until: lifetime.ended): callback waits for a thread that ends the lifetime") {
             let (lifetime, made) = Lifetime.make()
-            let token = Mutex<Lifetime.Token?>(consume made)
+            let token = Lock<Lifetime.Token?>(consume made)
             let (source, input) = Signal<Int, Never>.pipe()
             let received = Recorder<Int>()
             let events = Recorder<Event<Int, Never>>()
@@ -156,7 +155,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         for context in ReviewContext.allCases {
             for fromInside in [false, true] {
                 let (lifetime, made) = Lifetime.make()
-                let token = Mutex<Lifetime.Token?>(consume made)
+                let token = Lock<Lifetime.Token?>(consume made)
                 let (source, input) = Signal<Int, Never>.pipe()
                 let events = Recorder<String>()
                 let (_, sourceSide) = trackingLifetime { keep in
@@ -193,7 +192,7 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         let rounds = BuildKind.raceRounds(optimized: 200, debug: 100, sanitized: 30)
         for _ in 0..<rounds {
             let (lifetime, made) = Lifetime.make()
-            let token = Mutex<Lifetime.Token?>(consume made)
+            let token = Lock<Lifetime.Token?>(consume made)
             let (source, input) = Signal<Int, Never>.pipe()
             let events = source.take(during: lifetime).record()
             let releaser = startThread("ends the lifetime") {
@@ -418,9 +417,9 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
     func testDebug_anOutputThatSubscribesAgain_logsBothSubscriptions() {
         let lines = Recorder<String>()
         let nested = Flag()
-        let once = Mutex(false)
+        let once = Lock(false)
         let signal = Signal<Int, Never>.return(1)
-        let holder = Mutex<Signal<Int, Never>?>(nil)
+        let holder = Lock<Signal<Int, Never>?>(nil)
         let debugged = signal.debug("d", to: { line in
             lines.record(line.components(separatedBy: " [").first!)
             let first = once.withLock { done in

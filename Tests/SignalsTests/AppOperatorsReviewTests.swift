@@ -3,7 +3,6 @@ import Foundation
 import Schedulers
 import Sequences
 import Signals
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -50,7 +49,7 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
         // One element kept after a long run of skipped ones: the walk is a loop, so a small stack
         // does for it.
         let skipped = BuildKind.isSanitized || BuildKind.isDebug ? 200_000 : 1_000_000
-        let result = Mutex<[Int]>([])
+        let result = Lock<[Int]>([])
         onAPlainThread(stackSize: BuildKind.smallStack(256 * 1024)) {
             let list = LazyList(0...).compactMap { $0 >= skipped ? $0 : nil }
             result.withLock { $0 = list.take(2).array }
@@ -283,7 +282,7 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
 
     func testFlatMapLatest_aMillionSynchronousInners_onASmallStack() {
         let count = BuildKind.isSanitized ? 50_000 : (!BuildKind.isDebug ? 1_000_000 : 200_000)
-        let result = Mutex<(last: Int?, values: Int, completed: Bool)>((nil, 0, false))
+        let result = Lock<(last: Int?, values: Int, completed: Bool)>((nil, 0, false))
         // In a scheduler's block (a dispatch thread's stack), where subscriptions run inline.
         ReviewContext.schedulerBlock.run {
             let source = Signal<Int, Never> { subscriber in
@@ -306,7 +305,7 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
         // Each inner, when subscribed, sends the next value into the source: the reentrant send
         // is queued, so the chain runs in a loop, not a recursion, however long.
         let depth = BuildKind.isSanitized ? 20_000 : (BuildKind.isDebug ? 50_000 : 200_000)
-        let result = Mutex<(values: Int, last: Int?)>((0, nil))
+        let result = Lock<(values: Int, last: Int?)>((0, nil))
         ReviewContext.schedulerBlock.run {
             let (source, input) = Signal<Int, Never>.pipe()
             let subscription = source.flatMapLatest { value in
@@ -400,7 +399,7 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
     /// after the new inner's first value, as the doc says and as in RAC 2.5.)
     func testFlatMapLatest_anOldInnerSendingOnAnotherThreadAfterTheSwitch_neverDelivers() {
         let rounds = BuildKind.isSanitized ? 20 : 200
-        let violations = Mutex<[String]>([])
+        let violations = Lock<[String]>([])
         let delivered = Counter()
         for round in 0..<rounds {
             let (source, input) = Signal<Int, Never>.pipe()
@@ -522,7 +521,7 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
 
     func testBufferCount_keptArraysAreNotChangedByLaterValues_evenWhenReentrant() {
         let (signal, input) = Signal<Int, Never>.pipe()
-        let kept = Mutex<[[Int]]>([])
+        let kept = Lock<[[Int]]>([])
         let subscription = signal.buffer(count: 3).subscribe(next: { array in
             kept.withLock { $0.append(array) }
             if array.first == 0 { input.sendNext(99) }

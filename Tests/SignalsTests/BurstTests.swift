@@ -11,7 +11,7 @@ import XCTest
 final class BurstTests: LeakCheckedTestCase {
     /// A place for a create block to leave its subscriber, for the callbacks and other threads.
     private final class SubscriberBox: Sendable {
-        private let stored = Mutex<Subscriber<Int, Never>?>(nil)
+        private let stored = Lock<Subscriber<Int, Never>?>(nil)
         var subscriber: Subscriber<Int, Never>? {
             get { stored.withLock { $0 } }
             set { stored.withLock { $0 = newValue } }

@@ -2,7 +2,6 @@ import Disposables
 import Foundation
 import Schedulers
 import Signals
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -80,7 +79,7 @@ final class LetGoTests: LeakCheckedTestCase {
             let entered = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let dropped = DispatchSemaphore(value: 0)
-            let box = Mutex<Subscriber<Int, Never>?>(nil)
+            let box = Lock<Subscriber<Int, Never>?>(nil)
             do {
                 let (busy, busyInput) = Signal<Int, Never>.pipe()
                 busy.subscribe(next: { value in

@@ -663,7 +663,7 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
 
 /// Holds a lifetime's token, for another thread to release it.
 private final class TokenBox: Sendable {
-    private let token = Mutex<Lifetime.Token?>(nil)
+    private let token = Lock<Lifetime.Token?>(nil)
 
     /// A new lifetime, whose token only this box holds.
     func make() -> Lifetime {

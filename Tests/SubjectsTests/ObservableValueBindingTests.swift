@@ -2,13 +2,12 @@ import Disposables
 import Foundation
 import Signals
 import Subjects
-import Synchronization
 import TestSupport
 import XCTest
 
 /// An object safe to write from any thread, whose `text` setter records every write.
 private final class Field: Sendable {
-    private let writes = Mutex<[String]>([])
+    private let writes = Lock<[String]>([])
 
     var text: String {
         get { writes.withLock { $0.last ?? "" } }

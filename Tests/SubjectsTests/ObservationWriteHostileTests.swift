@@ -1,8 +1,8 @@
+import Disposables
 import Foundation
 import Observation
 import Signals
 import Subjects
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -42,7 +42,7 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
     func testAnOnChangeWritingThousandsOfTimes_doesNotNest_onASmallStack() {
         let limit = BuildKind.isDebug || BuildKind.isSanitized ? 3_000 : 20_000
         let calls = Recorder<Int>()
-        let last = Mutex<Int?>(nil)
+        let last = Lock<Int?>(nil)
         let returned = onAThread(stackSize: 256 * 1024) {
             let cell = ObservableValue(0)
             Self.followUntil(cell, limit: limit, calls: calls)

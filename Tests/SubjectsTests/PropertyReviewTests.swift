@@ -3,7 +3,6 @@ import Foundation
 import Observation
 import Signals
 import Subjects
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -19,7 +18,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         // frames overflow it.
         let depth = BuildKind.isSanitized ? 1_000 : 10_000
         let received = Recorder<Int>()
-        let cellReference = Mutex<WeakReference<ObservableValue<Int>>?>(nil)
+        let cellReference = Lock<WeakReference<ObservableValue<Int>>?>(nil)
         onAPlainThread {
             let cell = ObservableValue(0)
             cellReference.withLock { $0 = WeakReference(cell) }
@@ -39,7 +38,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         // nested, one delivery per property. A release build holds 10,000 on a thread's 8 MB stack;
         // a debug build's larger frames overflow it between 1,000 and 3,000 deep.
         let depth = BuildKind.isDebug || BuildKind.isSanitized ? 300 : 10_000
-        let last = Mutex<Int?>(nil)
+        let last = Lock<Int?>(nil)
         onAPlainThread {
             let cell = ObservableValue(0)
             var properties = [Property(cell)]
@@ -58,8 +57,8 @@ final class PropertyReviewTests: LeakCheckedTestCase {
         // releases the rest nested. A release build holds 10,000 on a thread's 8 MB stack; a debug
         // build's larger frames overflow it releasing 10,000.
         let depth = BuildKind.isDebug || BuildKind.isSanitized ? 1_000 : 10_000
-        let last = Mutex<Int?>(nil)
-        let cellReference = Mutex<WeakReference<ObservableValue<Int>>?>(nil)
+        let last = Lock<Int?>(nil)
+        let cellReference = Lock<WeakReference<ObservableValue<Int>>?>(nil)
         onAPlainThread {
             let cell = ObservableValue(0)
             cellReference.withLock { $0 = WeakReference(cell) }
@@ -168,7 +167,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     func testAFollowingPropertysSubscriberWaitingForAThreadThatLetsGoOfTheProperty_doesNotHang() {
         withWatchdog("following property: callback waits for a thread that releases the property") {
             let (source, input) = Signal<Int, Never>.pipe()
-            let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
+            let holder = Lock<Property<Int>?>(Property(initial: 0, then: source))
             let signal = holder.withLock { $0!.signal }
             let events = Recorder<String>()
             _ = signal.subscribe(
@@ -193,7 +192,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
 
     func testAFollowingPropertysNewSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheProperty_doesNotHang() {
         let (source, _) = Signal<Int, Never>.pipe()
-        let holder = Mutex<Property<Int>?>(Property(initial: 0, then: source))
+        let holder = Lock<Property<Int>?>(Property(initial: 0, then: source))
         assertLettingGoInTheFirstValueFromAnotherThread_doesNotWait(
             "following property: first-value callback waits for a thread that releases the property",
             of: holder.withLock { $0!.signal },
@@ -202,7 +201,7 @@ final class PropertyReviewTests: LeakCheckedTestCase {
     }
 
     func testAChannelSubscriberWaitingInItsFirstValueForAThreadThatLetsGoOfTheCell_doesNotHang() {
-        let holder = Mutex<ObservableValue<Int>?>(ObservableValue(0))
+        let holder = Lock<ObservableValue<Int>?>(ObservableValue(0))
         assertLettingGoInTheFirstValueFromAnotherThread_doesNotWait(
             "cell channel: first-value callback waits for a thread that releases the cell",
             of: holder.withLock { $0!.channel },

@@ -3,7 +3,6 @@ import Foundation
 import Schedulers
 import Signals
 import Subjects
-import Synchronization
 import TestSupport
 import XCTest
 
@@ -23,7 +22,7 @@ final class SubscriptionSchedulerTests: LeakCheckedTestCase {
                 let onScheduler = Recorder<Bool>()
                 let replayed = DispatchSemaphore(value: 0)
                 let subscribe: @Sendable () -> Void = {
-                    let box = Mutex<Subscriber<Int, Never>?>(nil)
+                    let box = Lock<Subscriber<Int, Never>?>(nil)
                     let subscriber = Subscriber<Int, Never>(next: { value in
                         received.record(value)
                         onScheduler.record(Scheduler.current != nil)

@@ -2,7 +2,6 @@ import Dispatch
 import Disposables
 import Foundation
 import Signals
-import Synchronization
 import XCTest
 
 /// The sizes and limits of the reentrant-burst tests: a subscriber that sends ``size`` values into
@@ -89,7 +88,7 @@ public enum BurstThread: String, CaseIterable, Sendable {
 /// What one subscriber of a burst received: its values, in order, and its terminal events. Its
 /// callbacks never overlap, but may run on several threads one after the other.
 public final class BurstTally: Sendable {
-    private let state = Mutex<(values: [Int], completions: Int, errors: Int)>(([], 0, 0))
+    private let state = Lock<(values: [Int], completions: Int, errors: Int)>(([], 0, 0))
 
     public init() {}
 
@@ -139,7 +138,7 @@ public func firstDifference(_ values: [Int], _ expected: [Int]) -> String? {
 
 /// A place for a create block to leave its subscriber, for the callbacks and other threads.
 public final class SubscriberSlot<Value, Failure: Error>: @unchecked Sendable {
-    private let stored = Mutex<Subscriber<Value, Failure>?>(nil)
+    private let stored = Lock<Subscriber<Value, Failure>?>(nil)
 
     public init() {}
 

@@ -1,7 +1,7 @@
+import Disposables
 import Dispatch
 import Foundation
 import Schedulers
-import Synchronization
 
 /// Clocks for a `QueueScheduler` or an `ActorScheduler` (their `init(…clock:)`) whose wall clock
 /// a test steps, back or forward, as an NTP correction or a user changing the time steps the
@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 package final class SteppingClock: SchedulerClock {
     /// How far the wall clock has been stepped from the system's.
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = Lock<TimeInterval>(0)
 
     package init() {}
 

@@ -2,14 +2,13 @@ import Disposables
 import Foundation
 import Schedulers
 import Signals
-import Synchronization
 import TestSupport
 import XCTest
 
 /// An object safe to write from any thread, whose `value` setter records every write.
 final class AssignTarget: Sendable {
-    private let writes = Mutex<[Int]>([])
-    private let threads = Mutex<[Bool]>([])
+    private let writes = Lock<[Int]>([])
+    private let threads = Lock<[Bool]>([])
 
     /// The last value written; each write is recorded.
     var value: Int {
