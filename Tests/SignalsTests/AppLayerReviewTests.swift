@@ -128,26 +128,13 @@ final class AppLayerReviewTests: LeakCheckedTestCase {
         withWatchdog("take(until: lifetime.ended): callback waits for a thread that ends the lifetime") {
             let (lifetime, made) = Lifetime.make()
             let token = Lock<Lifetime.Token?>(consume made)
-            let (source, input) = Signal<Int, Never>.pipe()
-            let received = Recorder<Int>()
-            let events = Recorder<Event<Int, Never>>()
-            _ = source.take(until: lifetime.ended).subscribe(
-                next: { value in
-                    received.record(value)
-                    let released = DispatchSemaphore(value: 0)
-                    Thread.detachNewThread {
-                        token.withLock { $0 = nil }
-                        released.signal()
-                    }
-                    XCTAssertTrue(released.waitForSignal(), "ending the lifetime waited for the callback")
-                    events.record(.next(value))
-                },
-                completed: { events.record(.completed) }
+            let received = eventsWhenEndedFromACallbackWaitingForIt(
+                { $0.take(until: lifetime.ended) },
+                end: { token.withLock { $0 = nil } },
+                "ending the lifetime waited for the callback"
             )
-            input.sendNext(1)
-            input.sendNext(2)
-            XCTAssertEqual(received.values, [1])
-            XCTAssertEqual(events.values, [.next(1), .completed], "completed as the value's delivery ended")
+            XCTAssertEqual(received.started, [1])
+            XCTAssertEqual(received.events, [.next(1), .completed], "completed as the value's delivery ended")
         }
     }
 

@@ -230,25 +230,15 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
         ]
         for (name, release) in releasers {
             withWatchdog("take(until: lifetime.ended): token released on a \(name) a callback waits for") {
-                let (source, input) = Signal<Int, Never>.pipe()
                 let box = TokenBox()
                 let lifetime = box.make()
-                let events = Recorder<Event<Int, Never>>()
-                _ = source.take(until: lifetime.ended).subscribe(
-                    next: { value in
-                        let released = DispatchSemaphore(value: 0)
-                        release {
-                            box.release()
-                            released.signal()
-                        }
-                        XCTAssertTrue(released.waitForSignal(), "\(name): the release waited for the callback")
-                        events.record(.next(value))
-                    },
-                    completed: { events.record(.completed) }
+                let received = eventsWhenEndedFromACallbackWaitingForIt(
+                    { $0.take(until: lifetime.ended) },
+                    end: { box.release() },
+                    elsewhere: release,
+                    "\(name): the release waited for the callback"
                 )
-                input.sendNext(1)
-                input.sendNext(2)
-                XCTAssertEqual(events.values, [.next(1), .completed], name)
+                XCTAssertEqual(received.events, [.next(1), .completed], name)
             }
         }
     }
@@ -258,26 +248,16 @@ final class TakeUntilHostileTests: LeakCheckedTestCase {
     /// callback waits for that thread.
     func testTakeUntil_aTriggerFiredInsideAnotherDeliveryWhileTheSourceDelivers_neverDeadlocks() {
         withWatchdog("take(until:): trigger fired inside another delivery a callback waits for") {
-            let (source, input) = Signal<Int, Never>.pipe()
             let (trigger, triggerInput) = Signal<Void, Never>.pipe()
             let (other, otherInput) = Signal<Int, Never>.pipe()
             other.subscribeNext { _ in triggerInput.sendNext(()) }
-            let events = Recorder<Event<Int, Never>>()
-            _ = source.take(until: trigger).subscribe(
-                next: { value in
-                    let fired = DispatchSemaphore(value: 0)
-                    DispatchQueue.global().async {
-                        otherInput.sendNext(0)
-                        fired.signal()
-                    }
-                    XCTAssertTrue(fired.waitForSignal(), "the trigger waited for the callback")
-                    events.record(.next(value))
-                },
-                completed: { events.record(.completed) }
+            let received = eventsWhenEndedFromACallbackWaitingForIt(
+                { $0.take(until: trigger) },
+                end: { otherInput.sendNext(0) },
+                elsewhere: { work in DispatchQueue.global().async { work() } },
+                "the trigger waited for the callback"
             )
-            input.sendNext(1)
-            input.sendNext(2)
-            XCTAssertEqual(events.values, [.next(1), .completed])
+            XCTAssertEqual(received.events, [.next(1), .completed])
         }
     }
 

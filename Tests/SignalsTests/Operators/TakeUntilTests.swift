@@ -78,24 +78,13 @@ final class TakeUntilTests: LeakCheckedTestCase {
 
     func testTakeUntil_aTriggerFiredWhileAnotherThreadDelivers_returnsAtOnceAndTheDelivererCompletes() {
         withWatchdog("take(until:): trigger fired while a callback waits for the firing thread") {
-            let (source, input) = Signal<Int, Never>.pipe()
             let (trigger, triggerInput) = Signal<Void, Never>.pipe()
-            let events = Recorder<Event<Int, Never>>()
-            _ = source.take(until: trigger).subscribe(
-                next: { value in
-                    let fired = DispatchSemaphore(value: 0)
-                    Thread.detachNewThread {
-                        triggerInput.sendNext(())
-                        fired.signal()
-                    }
-                    XCTAssertTrue(fired.waitForSignal(), "the trigger waited for the callback")
-                    events.record(.next(value))
-                },
-                completed: { events.record(.completed) }
+            let received = eventsWhenEndedFromACallbackWaitingForIt(
+                { $0.take(until: trigger) },
+                end: { triggerInput.sendNext(()) },
+                "the trigger waited for the callback"
             )
-            input.sendNext(1)
-            input.sendNext(2)
-            XCTAssertEqual(events.values, [.next(1), .completed])
+            XCTAssertEqual(received.events, [.next(1), .completed])
         }
     }
 }
