@@ -14,8 +14,21 @@ let modules: [(name: String, dependencies: [String])] = [
     ("Command", ["Subjects", "Signals", "Schedulers"]),
 ]
 
-/// Modules that have landed, and so have a test target of their own.
-let testedModules: Set<String> = ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command"]
+/// Each module's own test targets, in `Tests/<name>`: `<Module>Tests`, and for `Signals`, the largest
+/// module, three, so that changing one test rebuilds a small target. A module's test target depends
+/// on that module, its dependencies and `TestSupport`, and imports nothing else: tests that exercise
+/// several modules together live in the targets below that depend on them all.
+let moduleTests: [(name: String, module: String)] = [
+    ("TuplesTests", "Tuples"),
+    ("DisposablesTests", "Disposables"),
+    ("SchedulersTests", "Schedulers"),
+    ("SignalsTests", "Signals"),
+    ("SignalsOperatorsTests", "Signals"),
+    ("SignalsConcurrencyTests", "Signals"),
+    ("SequencesTests", "Sequences"),
+    ("SubjectsTests", "Subjects"),
+    ("CommandTests", "Command"),
+]
 
 /// The umbrella module: one `import ReactiveCocoaSwift` for all seven.
 let umbrella = "ReactiveCocoaSwift"
@@ -33,9 +46,10 @@ let package = Package(
             // The delivery machinery's README lives beside its code.
             exclude: module.name == "Signals" ? ["Delivery/README.md"] : []
         )
-    } + modules.filter { testedModules.contains($0.name) }.map { module in
-        .testTarget(
-            name: "\(module.name)Tests",
+    } + moduleTests.map { test in
+        let module = modules.first { $0.name == test.module }!
+        return .testTarget(
+            name: test.name,
             dependencies: [.target(name: module.name), "TestSupport"] + module.dependencies.map { .target(name: $0) }
         )
     } + [

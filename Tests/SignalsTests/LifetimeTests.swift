@@ -133,17 +133,3 @@ private final class Owner: Sendable {
         (lifetime, token) = Lifetime.make()
     }
 }
-
-/// Holds a token until `release()`, from any thread.
-final class TokenHolder: Sendable {
-    private let token: Lock<Lifetime.Token?>
-
-    init(_ token: Lifetime.Token) {
-        self.token = Lock(token)
-    }
-
-    func release() {
-        let released = token.withLock { $0.take() }
-        _ = released   // released here, outside the lock
-    }
-}

@@ -433,7 +433,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
     /// Type-checks `source` as a file of a user's module, outside this package, against the
     /// modules of the running build.
     private func typecheck(_ source: String) throws -> Typecheck {
-        let compiler = try XCTUnwrap(Self.swiftCompiler(), """
+        let compiler = try XCTUnwrap(Toolchain.executable("swiftc", overriddenBy: ["SWIFTC", "SWIFT_EXEC"]), """
             No swiftc found: set SWIFTC (or SWIFT_EXEC) to the swiftc of the toolchain that built \
             these tests; none was found beside this process's Swift runtime or on PATH.
             """)
@@ -441,13 +441,13 @@ final class OtherLibrariesNamesTests: XCTestCase {
             The build's modules (Signals.swiftmodule) were not found next to the test binary \
             \(Bundle.main.executablePath ?? "?")
             """)
-        let directory = try XCTUnwrap(Self.makeTemporaryDirectory(), "could not make a temporary directory")
+        let directory = try XCTUnwrap(Toolchain.makeTemporaryDirectory(prefix: "otherLibrariesNames"), "could not make a temporary directory")
         let file = directory + "/Spellings.swift"
         defer {
             unlink(file)
             rmdir(directory)
         }
-        try Self.writeFile(source, to: file)
+        try Toolchain.writeFile(source, to: file)
         var arguments = ["-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", modules, file]
         #if os(macOS)
         // The modules are built for the package's deployment target.
@@ -480,51 +480,6 @@ final class OtherLibrariesNamesTests: XCTestCase {
         return errors
     }
 
-    /// `swiftc`: the one `SWIFTC` or `SWIFT_EXEC` names, else the one beside the Swift runtime this
-    /// process runs on (the toolchain that built it, on Linux), else the first on `PATH`.
-    private static func swiftCompiler() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        for variable in ["SWIFTC", "SWIFT_EXEC"] {
-            if let path = environment[variable], !path.isEmpty {
-                return path
-            }
-        }
-        if let runtime = swiftRuntimePath() {
-            var directory = runtime
-            for _ in 0..<5 {
-                directory = (directory as NSString).deletingLastPathComponent
-                let candidate = directory + "/bin/swiftc"
-                if access(candidate, X_OK) == 0 { return candidate }
-            }
-        }
-        for directory in (environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = String(directory) + "/swiftc"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-
-    /// The file of the Swift runtime library this process has loaded.
-    private static func swiftRuntimePath() -> String? {
-        #if canImport(Darwin)
-        guard let process = dlopen(nil, RTLD_NOW) else { return nil }
-        defer { dlclose(process) }
-        guard let symbol = dlsym(process, "swift_retain") else { return nil }
-        var info = Dl_info()
-        guard dladdr(symbol, &info) != 0, let name = info.dli_fname else { return nil }
-        return String(cString: name)
-        #else
-        // The Glibc module has no `dladdr`; the process's memory map names the library's file.
-        let descriptor = open("/proc/self/maps", O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        let mapped = readToEnd(descriptor).split(separator: "\n")
-        guard let line = mapped.first(where: { $0.hasSuffix("/libswiftCore.so") }),
-              let path = line.firstIndex(of: "/") else { return nil }
-        return String(line[path...])
-        #endif
-    }
-
     /// The folder of the running build's `.swiftmodule`s: `Modules` beside the test binary (or its
     /// bundle on Apple platforms), or, with older SwiftPM, that folder itself.
     private static func builtModules() -> String? {
@@ -544,27 +499,5 @@ final class OtherLibrariesNamesTests: XCTestCase {
             }
         }
         return nil
-    }
-
-    private static func makeTemporaryDirectory() -> String? {
-        var template = Array("\(NSTemporaryDirectory())/otherLibrariesNames.XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Writes with `write(2)`, not Foundation, whose file APIs leaked buffers on Linux under the
-    /// AddressSanitizer run's leak check (see `runChildProcess`).
-    private static func writeFile(_ text: String, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw CocoaError(.fileWriteUnknown) }
-            written += count
-        }
     }
 }

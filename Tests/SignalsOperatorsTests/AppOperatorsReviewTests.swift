@@ -1,7 +1,6 @@
 import Disposables
 import Foundation
 import Schedulers
-import Sequences
 import Signals
 import TestSupport
 import XCTest
@@ -43,31 +42,6 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
         }.subscribe(next: { received.record($0) })
         for value in 0..<10 { input.sendNext(value) }
         XCTAssertEqual(received.values, [0, 1, 2], "the value being transformed when disposed is not sent")
-    }
-
-    func testLazyListCompactMap_overAMillionSkippedElements_doesNotRecurse() {
-        // One element kept after a long run of skipped ones: the walk is a loop, so a small stack
-        // does for it.
-        let skipped = BuildKind.isSanitized || BuildKind.isDebug ? 200_000 : 1_000_000
-        let result = Lock<[Int]>([])
-        onAPlainThread(stackSize: BuildKind.smallStack(256 * 1024)) {
-            let list = LazyList(0...).compactMap { $0 >= skipped ? $0 : nil }
-            result.withLock { $0 = list.take(2).array }
-        }
-        XCTAssertEqual(result.withLock { $0 }, [skipped, skipped + 1])
-    }
-
-    func testLazyListCompactMap_staysLazy_theTransformRunsOnlyForWhatIsPulled() {
-        let calls = Counter()
-        let list = LazyList(1...).compactMap { value -> Int? in
-            calls.increment()
-            return value.isMultiple(of: 2) ? value : nil
-        }
-        XCTAssertEqual(calls.value, 0, "making the list transforms nothing")
-        XCTAssertEqual(list.take(2).array, [2, 4])
-        XCTAssertLessThanOrEqual(calls.value, 5, "only up to the element after the last kept one")
-        let ignored = LazyList<Int?>([nil, 1, nil, 2]).ignoreNil()
-        XCTAssertEqual(ignored.array, [1, 2])
     }
 
     // MARK: withLatestFrom
@@ -670,45 +644,6 @@ final class AppOperatorsReviewTests: LeakCheckedTestCase {
             scheduler.schedule(afterDelay: 0.01) { drained.set() }
             XCTAssertTrue(pollWithoutRunningTheMainQueue { drained.isSet })
             XCTAssertEqual(received.values, [[1]])
-        }
-    }
-}
-
-/// The thread contexts a subscription is made in for the review's tests.
-enum ReviewContext: CaseIterable, CustomStringConvertible {
-    case mainThread, plainThread, globalQueue, schedulerBlock
-
-    var description: String {
-        switch self {
-        case .mainThread: "the main thread"
-        case .plainThread: "a plain Thread"
-        case .globalQueue: "a global dispatch queue"
-        case .schedulerBlock: "a scheduler's block"
-        }
-    }
-
-    /// Runs `body` in this context and returns once it has run.
-    func run(_ body: @escaping @Sendable () -> Void) {
-        switch self {
-        case .mainThread:
-            body()
-        case .plainThread:
-            onAPlainThread(body)
-        case .globalQueue:
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                body()
-                done.signal()
-            }
-            XCTAssertTrue(done.waitForSignal())
-        case .schedulerBlock:
-            let scheduler = QueueScheduler(name: "review 27 context")
-            let done = DispatchSemaphore(value: 0)
-            scheduler.schedule {
-                body()
-                done.signal()
-            }
-            XCTAssertTrue(done.waitForSignal())
         }
     }
 }

@@ -96,8 +96,8 @@ final class DebugTests: LeakCheckedTestCase {
         let recorder = Signal<Int, TestError>.empty.debug(to: { lines.record($0) }).record()
         XCTAssertEqual(recorder.events, [.completed])
         XCTAssertEqual(lines.values, [
-            "SignalsTests/DebugTests.swift:\(line): subscribed [main thread]",
-            "SignalsTests/DebugTests.swift:\(line): completed [main thread]",
+            "SignalsOperatorsTests/DebugTests.swift:\(line): subscribed [main thread]",
+            "SignalsOperatorsTests/DebugTests.swift:\(line): completed [main thread]",
         ])
     }
 
