@@ -588,12 +588,13 @@ final class ReadmeTests: LeakCheckedTestCase {
         )
         let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        // The installation section's manifest is a package of its own: the example package
-        // depends on this one the same way, and CI builds it.
-        let manifests = blocks.filter { $0.hasPrefix("// swift-tools-version") }
-        XCTAssertEqual(manifests.count, 1)
-        XCTAssertEqual(blocks.count, 21)
-        for block in blocks where !block.hasPrefix("// swift-tools-version") {
+        // The installation section's manifest, and its dependency lines for use before the first
+        // tag, belong to a package of their own: the example package depends on this one the same
+        // way (by path), and CI builds it.
+        let isManifest = { (block: String) in block.hasPrefix("// swift-tools-version") || block.hasPrefix(".package(") }
+        XCTAssertEqual(blocks.filter(isManifest).count, 2)
+        XCTAssertEqual(blocks.count, 22)
+        for block in blocks where !isManifest(block) {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.hasPrefix("import ") { continue }
