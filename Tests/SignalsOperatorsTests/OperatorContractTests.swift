@@ -18,16 +18,19 @@ import XCTest
 /// - completes an empty source: `[.completed]`;
 /// - once its subscriber is disposed after the first value, disposes its source exactly once and
 ///   sends nothing more (the source's later 2 and completion do not arrive);
-/// - keeps nothing of the chain alive, closures included, once the source has completed, or once
-///   the subscription is disposed (each row's closures capture the `LifetimeToken` they are
-///   given, so that the check sees them);
+/// - keeps nothing of the chain alive, closures included, once the source has completed (the
+///   signal the row made is gone too), or once the subscription is disposed (each row's closures
+///   capture the `LifetimeToken` they are given, so that the check sees them);
 /// - reports its subscription disposed once it has ended: completed synchronously, completed
 ///   later, or failed;
 /// - stops at once when its subscriber disposes the subscription inside a value's callback: no
 ///   later value or completion reaches it;
 /// - joins its subscriber's disposable before the first value, so that disposing inside that
 ///   value stops a source that resubscribes synchronously (`repeat()` of a source that sends 1
-///   and completes) after one subscription.
+///   and completes) after one subscription;
+/// - names the signal it makes after its source when `SignalDebug` is on (`[source] -map:`, from
+///   `.named(derivedName("-map:"))`), one name layer per operator the row applies, but for the
+///   operators of `keepsTheSourceName`.
 ///
 /// OperatorContractCoverageTests (in SignalsTests) fails for a public one-input operator of
 /// `Signal` that no row calls and that its `exempt` list does not give a reason for.
@@ -236,6 +239,124 @@ final class OperatorContractTests: LeakCheckedTestCase {
             XCTAssertEqual(source.subscriptions.value, 1, name)
             XCTAssertTrue(subscription.isDisposed, name)
         }
+    }
+
+    /// The rows whose operator keeps its source's name instead of deriving one, on purpose: RAC
+    /// 2.5's log operators name what they make as the source (`setNameWithFormat:@"%@",
+    /// self.name`), so that a log line reads the name the user gave (LogTests checks it). Their
+    /// row is the operator alone, and the name must be the source's.
+    static let keepsTheSourceName: Set<String> = ["logAll", "logNext", "logError", "logCompleted"]
+
+    /// Every row's operators name what they make after their source, as RAC 2.5 does
+    /// (`.named(derivedName("-selector:"))`): with `SignalDebug` on, a row applied to a signal
+    /// named `source` makes one named `[…[source] -a…] -b…`, one layer per operator the row
+    /// applies to the source (read from this file: the calls on a value at the top level of the
+    /// row's expression, so `signal.map { … }.switchToLatest()` is two), each layer's selector a
+    /// `-` and a name. A row built from a multi-input constructor (`Signal.zip([signal])`) ends in
+    /// its `+selector` (`+zip:`) instead of `source`.
+    func testEveryOperator_namesItsSignalAfterItsSource() throws {
+        let chains = try Self.rowChains()
+        XCTAssertEqual(chains.map(\.name), operators.map(\.name), "the rows read from OperatorContractTests.swift are not the rows of `operators`")
+        // The parser must count what it is meant to.
+        let counts = Dictionary(chains.map { ($0.name, $0.operators) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(counts["map"], ["map"])
+        XCTAssertEqual(counts["switchToLatest"], ["map", "switchToLatest"])
+        XCTAssertEqual(counts["skip(until:)"], ["skip"])
+        XCTAssertEqual(counts["zip"], ["map"])
+        XCTAssertEqual(counts["reduceApply"], ["map", "reduceApply"])
+
+        let wasEnabled = SignalDebug.isEnabled
+        SignalDebug.isEnabled = true
+        defer { SignalDebug.isEnabled = wasEnabled }
+        for ((name, apply), chain) in zip(operators, chains) {
+            let source = TestSource<Int>([]).signal.named("source")
+            let made = apply(source, LifetimeToken()).name
+            if Self.keepsTheSourceName.contains(name) {
+                XCTAssertEqual(made, "source", "\(name) keeps its source's name (OperatorContractTests.keepsTheSourceName)")
+                continue
+            }
+            let layers = made.map(Self.nameLayers)
+            let wellFormed = layers.map { layers in
+                layers.selectors.allSatisfy { $0.hasPrefix("-") && ($0.dropFirst().first?.isLetter ?? false) }
+                    && (layers.innermost == "source" || layers.innermost.hasPrefix("+"))
+            } ?? false
+            if made == nil || made == "source" || !wellFormed || layers?.selectors.count != chain.operators.count {
+                XCTFail("""
+                    row \(name): with SignalDebug on, the signal it makes from one named "source" is named \
+                    \(made.map { "\"\($0)\"" } ?? "nil"); it should have one layer `[…] -selector` per operator the row \
+                    applies (\(chain.operators.count): \(chain.operators.joined(separator: ", "))) down to "source": an \
+                    operator of the row does not name its signal with `.named(derivedName("-selector:"))` (or, if it keeps \
+                    its source's name on purpose, add the row to OperatorContractTests.keepsTheSourceName with the reason); \
+                    its operators are declared at \(Self.declarations(of: chain.operators).joined(separator: ", "))
+                    """)
+            }
+        }
+    }
+
+    /// A row of `operators` as written: its name, and the operators its expression applies in
+    /// turn (the calls on a value at its top level, not those inside arguments or closures).
+    private struct RowChain {
+        let name: String
+        let operators: [String]
+    }
+
+    /// The rows of `operators`, read from this file.
+    private static func rowChains() throws -> [RowChain] {
+        let raw = Array(try String(contentsOfFile: #filePath, encoding: .utf8))
+        let code = SourceText.masked(String(raw))
+        let list = try XCTUnwrap(SourceText.arrayLiteral(assignedTo: "operators", in: code), "no `let operators = [...]` in \(#filePath)")
+        return try SourceText.elements(of: list, in: code).map { element in
+            // `("name", { signal, token in … })`
+            let tuple = element.lowerBound..<element.upperBound
+            let parts = SourceText.elements(of: tuple, in: code)
+            let nameStart = try XCTUnwrap(parts.first?.lowerBound)
+            let name = try XCTUnwrap(SourceText.stringLiteral(at: nameStart, in: raw), "a row without a name at \(String(code[element]))")
+            let closure = try XCTUnwrap(parts.last)
+            let body = Array(code[(closure.lowerBound + 1)..<(closure.upperBound - 1)])
+            // After the parameters' `in`.
+            let inOffset = try XCTUnwrap(body.indices.first { offset in
+                offset > 0 && body[offset - 1] == " " && body[offset] == "i" && offset + 2 < body.count
+                    && body[offset + 1] == "n" && body[offset + 2].isWhitespace
+            }, "a row whose closure has no `in`: \(name)")
+            let statement = SourceText.lastStatement(of: Array(body[(inOffset + 2)...]))
+            let depths = SourceText.depths(in: statement)
+            let calls = Call.all(inCode: statement, initializerTypes: [])
+                .filter { $0.receiver == .value && $0.labels != nil && depths[$0.offset] == 0 }
+            return RowChain(name: name, operators: calls.map(\.name))
+        }
+    }
+
+    /// Where module Signals declares the instance methods of `Signal` named `names`
+    /// (`Sources/Signals/Operators/Map.swift:9`), for a failure to point at.
+    private static func declarations(of names: [String]) -> [String] {
+        let members = PackageSource.swiftFiles(at: "Sources/Signals").flatMap { file in
+            ((try? String(contentsOf: file, encoding: .utf8)).map { PublicMember.declared(in: $0, file: PackageSource.relativePath(of: file)) }) ?? []
+        }
+        return names.flatMap { name in
+            members.filter { $0.type == "Signal" && $0.name == name && !$0.isStatic }.map { "\($0.signature) \($0.location)" }
+        }
+    }
+
+    /// The layers of a name that operators derived (`[[source] -map:] -take: 2`): the selectors
+    /// from the innermost out (`-map:`, `-take: 2`), and what is left inside them (`source`).
+    static func nameLayers(_ name: String) -> (selectors: [String], innermost: String) {
+        var current = Substring(name)
+        var selectors: [String] = []
+        while current.hasPrefix("[") {
+            var depth = 0
+            var close: Substring.Index?
+            for index in current.indices {
+                if current[index] == "[" { depth += 1 }
+                if current[index] == "]" {
+                    depth -= 1
+                    if depth == 0 { close = index; break }
+                }
+            }
+            guard let close, current[current.index(after: close)...].hasPrefix(" ") else { break }
+            selectors.insert(String(current[current.index(close, offsetBy: 2)...]), at: 0)
+            current = current[current.index(after: current.startIndex)..<close]
+        }
+        return (selectors, String(current))
     }
 }
 
