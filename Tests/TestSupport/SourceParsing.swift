@@ -364,6 +364,21 @@ public struct PublicMember: Sendable, CustomStringConvertible {
     /// `@available(*, unavailable, …)` flagged as such.
     public static func all(in source: String, file: String = "") -> [PublicMember] {
         let lines = source.components(separatedBy: "\n")
+        // The same lines with comments and strings blanked, to count brackets in.
+        let code = String(SourceText.masked(source)).components(separatedBy: "\n")
+        /// The text from line `index` on to the line where the brackets it opens close; `index`
+        /// moves to that line.
+        func readOn(_ index: inout Int) -> String {
+            var text = lines[index]
+            var nesting = Nesting()
+            for character in code[index] { nesting.read(character) }
+            while nesting.depth > 0, index + 1 < lines.count {
+                index += 1
+                text += "\n" + lines[index]
+                for character in "\n" + code[index] { nesting.read(character) }
+            }
+            return text
+        }
         var members: [PublicMember] = []
         var type: String?
         var isUnavailable = false
@@ -379,20 +394,11 @@ public struct PublicMember: Sendable, CustomStringConvertible {
                 documentation.append(String(line.dropFirst(7)).trimmingCharacters(in: .whitespaces))
             } else if line.hasPrefix("    @") {
                 // An attribute may span lines too.
-                var text = line
-                while depth(of: text) > 0, index + 1 < lines.count {
-                    index += 1
-                    text += "\n" + lines[index]
-                }
-                if isUnavailableAttribute(text) { isUnavailable = true }
+                if isUnavailableAttribute(readOn(&index)) { isUnavailable = true }
             } else if let type, line.hasPrefix("    public ") || line.hasPrefix("    open ") {
                 // A declaration may span lines: read on until its parentheses close.
                 let declarationLine = index + 1
-                var text = line
-                while depth(of: text) > 0, index + 1 < lines.count {
-                    index += 1
-                    text += "\n" + lines[index]
-                }
+                let text = readOn(&index)
                 if let member = member(
                     type: type, declaration: text, isUnavailable: isUnavailable,
                     documentation: documentation.joined(separator: " "), file: file, line: declarationLine
