@@ -107,6 +107,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .message("_ = nested.flatten(.merge)", "flatten(.merge) is flatten() here"),
         .message("_ = nested.flatten(.concat)", "flatten(.concat) is concat() here"),
         .message("_ = nested.flatten(.concurrent(limit: 2))", "is flatten(maxConcurrent: n) here"),
+        .renamed("_ = numbers.merge(with: other)", to: "merge(_:)"),
+        .renamed("_ = numbers.reduce(0, +)", to: "aggregate(_:_:)"),
     ]
 
     private static let rxSwift: [Spelling] = [
@@ -170,6 +172,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("subject.onCompleted()", to: "sendCompleted()"),
         .message("input.on(.next(1))", "on(.next(value)) is sendNext(value) here"),
         .renamed("_ = numbers.publish().refCount()", to: "autoconnect()"),
+        .renamed("_ = numbers.observe(on: scheduler)", to: "deliver(on:)"),
+        .message("Disposable {}.disposed(by: bag)", "add it to a CompoundDisposable: bag.add(disposable)"),
     ]
 
     private static let combine: [Spelling] = [
@@ -225,6 +229,11 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.setFailureType(to: CancellationError.self)", to: "promoteError(_:)"),
         .renamed("_ = numbers.makeConnectable()", to: "publish()"),
         .renamed("_ = numbers.multicast(subject: subject)", to: "multicast(_:)"),
+        .renamed("_ = failing.timeout(.seconds(1), scheduler: DispatchQueue.main)", to: "timeout(_:on:)"),
+        .renamed("_ = numbers.flatMap { _ in other }", to: "flattenMap(_:)"),
+        .renamed("_ = numbers.withLatestFrom(other, resultSelector: { $0 + $1 })", to: "withLatestFrom(_:_:)"),
+        .message("_ = numbers.share()", "share() is publish().autoconnect() here (module Subjects)"),
+        .message("Disposable {}.store(in: bag)", "add it to a CompoundDisposable: bag.add(disposable)"),
     ]
 
     /// Spellings with no stub, and the error they draw, which must not name a package-level
