@@ -86,7 +86,7 @@ extension Signal {
     public func replay() -> Signal {
         let connection = multicast(ReplaySubject())
         connection.connect()
-        return connection.signal
+        return connection.signal.named(derivedName("-replay"))
     }
 
     /// Subscribes to this signal now, once, and sends every subscriber its latest value, then the
@@ -96,7 +96,7 @@ extension Signal {
     public func replayLast() -> Signal {
         let connection = multicast(ReplaySubject(capacity: 1))
         connection.connect()
-        return connection.signal
+        return connection.signal.named(derivedName("-replayLast"))
     }
 
     /// Subscribes to this signal once, on the result's first subscription, and sends every
@@ -109,6 +109,6 @@ extension Signal {
         return Signal.defer {
             connection.connect()
             return connection.signal
-        }
+        }.named(derivedName("-replayLazily"))
     }
 }

@@ -248,6 +248,9 @@ final class SignalTests: LeakCheckedTestCase {
         XCTAssertEqual(source.map { $0 }.name, "[numbers] -map:")
         XCTAssertEqual(source.filter { _ in true }.take(2).name, "[[numbers] -filter:] -take: 2")
         XCTAssertEqual(source.flattenMap { Signal<Int, Never>.return($0) }.name, "[numbers] -flattenMap:")
+        // The two-input forms that are made by a static one name theirs after this signal too.
+        XCTAssertEqual(source.merge(.never).name, "[numbers] -merge:")
+        XCTAssertEqual(source.zip(with: Signal<Int, Never>.never).name, "[numbers] -zipWith:")
     }
 
     func testNamed_operatorsLeaveNamesUnbuiltWhenNotDebugging() {

@@ -63,6 +63,15 @@ final class MulticastConnectionTests: LeakCheckedTestCase {
         XCTAssertEqual(source.subscriptions.value, 1)
     }
 
+    func testReplayForms_nameWhatTheyMakeAfterTheirSourceWhenDebugging() {
+        SignalDebug.isEnabled = true
+        defer { SignalDebug.isEnabled = false }
+        let source = TestSource([1]).signal.named("numbers")
+        XCTAssertEqual(source.replay().name, "[numbers] -replay")
+        XCTAssertEqual(source.replayLast().name, "[numbers] -replayLast")
+        XCTAssertEqual(source.replayLazily().name, "[numbers] -replayLazily")
+    }
+
     func testReplayLast_replaysTheLatestValue() {
         let source = DrivenSource<TestError>()
         let replayed = source.signal.replayLast()

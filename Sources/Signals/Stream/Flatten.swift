@@ -68,7 +68,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-merge:`.
     public func merge(_ other: Signal) -> Signal {
-        Signal.merge([self, other])
+        Signal.merge([self, other]).named(derivedName("-merge:"))
     }
 
     /// Subscribes to all the signals at once and sends their values as they come; completes when

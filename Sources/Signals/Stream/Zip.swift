@@ -8,7 +8,7 @@ extension Signal {
     ///
     /// RAC 2.5: `-zipWith:`.
     public func zip<U>(with other: Signal<U, Failure>) -> Signal<(Value, U), Failure> {
-        Signal<(Value, U), Failure>.zip(self, other)
+        Signal<(Value, U), Failure>.zip(self, other).named(derivedName("-zipWith:"))
     }
 
     /// Combines the n-th values of all the signals into a tuple.
