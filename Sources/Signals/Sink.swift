@@ -15,6 +15,13 @@ import Disposables
 ///
 /// A sink is also a ``Disposable``, so an operator can keep it in a compound disposable and dispose
 /// its subscription with it.
+///
+/// `Sink` itself does nothing with an event a subclass does not override: right for the inputs of
+/// an operator that merges several (a trigger, a junction's input), which each decide what an
+/// event means. A one-input operator derives from ``PassthroughSink`` or ``FailureChangingSink``
+/// (built with ``Signal/liftSink(_:)``), or from ``PassthroughSubscriberSink`` or
+/// ``FailureChangingSubscriberSink`` (built with ``Signal/liftSink(throughSubscriber:)``), which
+/// pass errors and completion on unless told otherwise.
 @usableFromInline
 package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     /// A sink that does nothing with its events until a subclass says what.
@@ -44,10 +51,10 @@ package class Sink<Value, Failure: Error>: Disposable, @unchecked Sendable {
     @usableFromInline
     package func valueHandler() -> ((Value) -> Void)? { nil }
 
-    /// Receives an error; nothing is received after it.
+    /// Receives an error; nothing is received after it. Here, does nothing.
     package func receive(error: Failure) {}
 
-    /// Receives completion; nothing is received after it.
+    /// Receives completion; nothing is received after it. Here, does nothing.
     package func receiveCompleted() {}
 
     /// Learns the disposable of the subscription feeding it, before the first event, so it can end
