@@ -40,7 +40,7 @@ private final class CatalogModel {
 //   end with its own begin; no public API ends an execution.
 // - Signals/Signal.swift "must override Signal.attachSink(_:) or pass a producer": the initializer
 //   without a producer is `package`, for the library's own subclasses, which all override.
-// - Signals/Sink.swift (ForwardingSink) and Signals/Delivery/SubscriberGate.swift "a value sent
+// - Signals/ForwardingSink.swift and Signals/Delivery/SubscriberGate.swift "a value sent
 //   (delivered) as a terminal event", Delivery/Broadcast.swift "a failure of another type than its
 //   signal's", Delivery/Junction.swift "the subscription was handed over twice",
 //   Delivery/Rows.swift "RowMaker is abstract": states of the delivery machinery that its types

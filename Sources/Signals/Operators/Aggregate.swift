@@ -69,7 +69,7 @@ extension Signal {
 }
 
 /// Folds the values into `running` in place, and sends it at completion.
-private final class AggregateSink<Value, Running, Failure: Error>: SubscriberSink<Value, Failure, Running, Failure>, @unchecked Sendable {
+private final class AggregateSink<Value, Running, Failure: Error>: PassthroughSubscriberSink<Value, Running, Failure>, @unchecked Sendable {
     private var running: Running
     private var index = 0
     private let combine: (inout Running, Value, Int) -> Void
@@ -83,10 +83,6 @@ private final class AggregateSink<Value, Running, Failure: Error>: SubscriberSin
     package override func receive(_ value: Value) {
         combine(&running, value, index)
         index += 1
-    }
-
-    package override func receive(error: Failure) {
-        output.sendError(error)
     }
 
     package override func receiveCompleted() {

@@ -45,7 +45,7 @@ extension Signal {
 
 /// `any` and `all`: stops at the first value whose test gives `decisive`, sending it; at
 /// completion sends the opposite; at an error, `false`. Each answer is followed by completion.
-private final class QuantifierSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Bool, Failure>, @unchecked Sendable {
+private final class QuantifierSink<Value, Failure: Error>: PassthroughSubscriberSink<Value, Bool, Failure>, @unchecked Sendable {
     private let decisive: Bool
     private let predicate: @Sendable (Value) -> Bool
 

@@ -69,9 +69,8 @@ extension Signal {
 
 /// The source side of `catch`: on an error, subscribes the output to the handler's signal.
 @usableFromInline
-package final class CatchSink<Value, Failure: Error, NewFailure: Error>: SubscriberSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
+package final class CatchSink<Value, Failure: Error, NewFailure: Error>: FailureChangingSubscriberSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
     private let current: SerialDisposable
-    private let handler: @Sendable (Failure) -> Signal<Value, NewFailure>
 
     @usableFromInline
     init(
@@ -80,8 +79,9 @@ package final class CatchSink<Value, Failure: Error, NewFailure: Error>: Subscri
         handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) {
         self.current = current
-        self.handler = handler
-        super.init(output)
+        super.init(output, routingErrors: { output, error in
+            _ = handler(error).attachSink(CaughtSink(output, current: current))
+        })
     }
 
     package override func attach(_ upstream: Disposable) {
@@ -90,14 +90,6 @@ package final class CatchSink<Value, Failure: Error, NewFailure: Error>: Subscri
 
     package override func receive(_ value: Value) {
         output.sendNext(value)
-    }
-
-    package override func receive(error: Failure) {
-        _ = handler(error).attachSink(CaughtSink(output, current: current))
-    }
-
-    package override func receiveCompleted() {
-        output.sendCompleted()
     }
 }
 

@@ -86,7 +86,7 @@ private let inheritedThreadName: String? = {
 }()
 
 /// Logs each event of the source, then sends it on to the `debug` subscription's subscriber.
-private final class DebugSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+private final class DebugSink<Value, Failure: Error>: PassthroughSubscriberSink<Value, Value, Failure>, @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     private let ended: DebugEnd
 

@@ -31,14 +31,3 @@ private final class MapSink<Value, U, Failure: Error>: PassthroughSink<Value, U,
         downstream.receive(transform(value))
     }
 }
-
-/// A value the library hands between threads under its own serialization.
-@usableFromInline
-package struct UncheckedSendable<Value>: @unchecked Sendable {
-    @usableFromInline package let value: Value
-
-    @inlinable
-    package init(_ value: Value) {
-        self.value = value
-    }
-}

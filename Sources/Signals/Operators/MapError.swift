@@ -30,36 +30,26 @@ extension Signal where Failure == Never {
     }
 }
 
+/// Passes values and completion on, and each error as `transform` makes it.
 @usableFromInline
-package final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: OperatorSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
-    private let transform: @Sendable (Failure) -> NewFailure
-
+package final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: FailureChangingSink<Value, Failure, Value, NewFailure>, @unchecked Sendable {
     @usableFromInline
     init(_ downstream: Sink<Value, NewFailure>, _ transform: @escaping @Sendable (Failure) -> NewFailure) {
-        self.transform = transform
-        super.init(downstream)
+        super.init(downstream, convertingErrors: transform)
     }
 
     package override func receive(_ value: Value) {
         downstream.receive(value)
-    }
-
-    package override func receive(error: Failure) {
-        downstream.receive(error: transform(error))
-    }
-
-    package override func receiveCompleted() {
-        downstream.receiveCompleted()
     }
 }
 
 /// Passes values and completion on; there is no error to pass.
-private final class PromoteErrorSink<Value, NewFailure: Error>: OperatorSink<Value, Never, Value, NewFailure>, @unchecked Sendable {
-    package override func receive(_ value: Value) {
-        downstream.receive(value)
+private final class PromoteErrorSink<Value, NewFailure: Error>: FailureChangingSink<Value, Never, Value, NewFailure>, @unchecked Sendable {
+    init(_ downstream: Sink<Value, NewFailure>) {
+        super.init(downstream, convertingErrors: absurd)
     }
 
-    package override func receiveCompleted() {
-        downstream.receiveCompleted()
+    package override func receive(_ value: Value) {
+        downstream.receive(value)
     }
 }

@@ -50,17 +50,17 @@ extension Signal {
     }
 }
 
-/// Turns the error a signal that never fails cannot send into any type.
-private func absurd<T>(_ never: Never) -> T {}
-
-private final class MaterializeSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Event<Value, Failure>, Never>, @unchecked Sendable {
-    package override func receive(_ value: Value) {
-        output.sendNext(.next(value))
+/// Sends each event as a value; the terminal one is followed by completion.
+private final class MaterializeSink<Value, Failure: Error>: FailureChangingSubscriberSink<Value, Failure, Event<Value, Failure>, Never>, @unchecked Sendable {
+    init(_ output: Subscriber<Event<Value, Failure>, Never>) {
+        super.init(output, routingErrors: { output, error in
+            output.sendNext(.error(error))
+            output.sendCompleted()
+        })
     }
 
-    package override func receive(error: Failure) {
-        output.sendNext(.error(error))
-        output.sendCompleted()
+    package override func receive(_ value: Value) {
+        output.sendNext(.next(value))
     }
 
     package override func receiveCompleted() {
@@ -71,14 +71,12 @@ private final class MaterializeSink<Value, Failure: Error>: SubscriberSink<Value
 
 /// Sends the event inside each value; at a terminal one, disposes the source first, as `take`
 /// does.
-private final class DematerializeSink<V, F: Error, Failure: Error>: OperatorSink<Event<V, F>, Failure, V, F>, @unchecked Sendable {
-    private let convert: (Failure) -> F
+private final class DematerializeSink<V, F: Error, Failure: Error>: FailureChangingSink<Event<V, F>, Failure, V, F>, @unchecked Sendable {
     private var upstream: Disposable?
     private var isDone = false
 
     init(_ downstream: Sink<V, F>, _ convert: @escaping (Failure) -> F) {
-        self.convert = convert
-        super.init(downstream)
+        super.init(downstream, convertingErrors: convert)
     }
 
     package override func attach(_ upstream: Disposable) {
@@ -101,11 +99,11 @@ private final class DematerializeSink<V, F: Error, Failure: Error>: OperatorSink
     }
 
     package override func receive(error: Failure) {
-        if !isDone { downstream.receive(error: convert(error)) }
+        if !isDone { super.receive(error: error) }
     }
 
     package override func receiveCompleted() {
-        if !isDone { downstream.receiveCompleted() }
+        if !isDone { super.receiveCompleted() }
     }
 
     package override func cancel() {

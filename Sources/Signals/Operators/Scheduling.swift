@@ -83,7 +83,7 @@ extension Signal {
 /// is attached, before the first event, so disposing the output from inside a callback that
 /// `perform` runs at once (``Scheduler/immediate``, the main thread) ends a source that is still
 /// sending synchronously.
-private final class RelaySink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+private final class RelaySink<Value, Failure: Error>: PassthroughSubscriberSink<Value, Value, Failure>, @unchecked Sendable {
     private let perform: @Sendable (_ send: @escaping @Sendable () -> Void) -> Void
     private let sendsErrorsAtOnce: Bool
 
@@ -123,7 +123,7 @@ private final class RelaySink<Value, Failure: Error>: SubscriberSink<Value, Fail
 /// source as a ``TimedEvent`` for the sink's subscriber, with the scheduler current where it was
 /// sent when asked; the source's subscription joins that subscriber's disposable before the first
 /// event, as ``RelaySink``'s does.
-private final class TimedInputSink<Value, Failure: Error>: SubscriberSink<Value, Failure, TimedEvent<Value>, Failure>, @unchecked Sendable {
+private final class TimedInputSink<Value, Failure: Error>: PassthroughSubscriberSink<Value, TimedEvent<Value>, Failure>, @unchecked Sendable {
     private let capturingCurrentScheduler: Bool
 
     init(_ input: Subscriber<TimedEvent<Value>, Failure>, capturingCurrentScheduler: Bool) {
@@ -133,14 +133,6 @@ private final class TimedInputSink<Value, Failure: Error>: SubscriberSink<Value,
 
     override func receive(_ value: Value) {
         output.sendNext(.value(value, capturingCurrentScheduler ? Scheduler.current : nil))
-    }
-
-    override func receive(error: Failure) {
-        output.sendError(error)
-    }
-
-    override func receiveCompleted() {
-        output.sendCompleted()
     }
 }
 
@@ -156,7 +148,7 @@ package enum TimedEvent<Value> {
 /// Values and timer firings reach it through the same ``Subscriber``, so it is called one event
 /// at a time and needs no lock. At most one timer runs at a time: starting one cancels the last,
 /// and a firing that was already on its way when it was cancelled is ignored.
-package class TimerSink<Value, Output, Failure: Error>: OperatorSink<TimedEvent<Value>, Failure, Output, Failure>, @unchecked Sendable {
+package class TimerSink<Value, Output, Failure: Error>: PassthroughSink<TimedEvent<Value>, Output, Failure>, @unchecked Sendable {
     /// Where the timers send their firings; set before the first event.
     weak var input: Subscriber<TimedEvent<Value>, Failure>?
     /// The running timer; disposed with the subscription.

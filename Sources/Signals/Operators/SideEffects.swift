@@ -63,7 +63,7 @@ extension Signal {
     }
 }
 
-private final class SideEffectSink<Value, Failure: Error>: OperatorSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+private final class SideEffectSink<Value, Failure: Error>: PassthroughSink<Value, Value, Failure>, @unchecked Sendable {
     private let next: (@Sendable (Value) -> Void)?
     private let error: (@Sendable (Failure) -> Void)?
     private let completed: (@Sendable () -> Void)?

@@ -19,7 +19,7 @@ extension Signal {
 }
 
 /// Keeps the last `count` values in a ring buffer and flushes them at completion.
-private final class TakeLastSink<Value, Failure: Error>: SubscriberSink<Value, Failure, Value, Failure>, @unchecked Sendable {
+private final class TakeLastSink<Value, Failure: Error>: PassthroughSubscriberSink<Value, Value, Failure>, @unchecked Sendable {
     private let count: Int
     private var kept = Queue<Value>()
 
@@ -36,7 +36,7 @@ private final class TakeLastSink<Value, Failure: Error>: SubscriberSink<Value, F
 
     package override func receive(error: Failure) {
         kept.removeAll()
-        output.sendError(error)
+        super.receive(error: error)
     }
 
     package override func receiveCompleted() {
