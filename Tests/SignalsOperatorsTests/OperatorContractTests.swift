@@ -116,6 +116,8 @@ final class OperatorContractTests: LeakCheckedTestCase {
         ("and", { signal, token in signal.map { [$0 > 1, true] }.and().scan(0) { count, _ in _ = token; return count + 1 } }),
         ("or", { signal, token in signal.map { [$0 > 1, false] }.or().scan(0) { count, _ in _ = token; return count + 1 } }),
         ("reduceEach", { signal, token in signal.map { ($0, 0) }.reduceEach { value, _ in _ = token; return value } }),
+        // An operator that adds a value to an empty source, then a filter that takes it back out.
+        ("replaceEmpty", { signal, token in signal.replaceEmpty(with: 0).filter { _ = token; return $0 != 0 } }),
         // Errors made `any Error` or events, and back: the error still passes through.
         ("promoteError", { signal, token in signal.map { _ = token; return $0 }.materialize().promoteError(TestError.self).dematerialize() }),
         ("timeout(_:on:)", { signal, token in
