@@ -148,6 +148,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .renamed("_ = numbers.takeLast(2)", to: "take(last:)"),
         .renamed("_ = numbers.skipWhile { $0 < 3 }", to: "skip(while:)"),
         .renamed("_ = numbers.skipUntil(other)", to: "skip(until:)"),
+        .renamed("_ = numbers.ifEmpty(default: 0)", to: "replaceEmpty(with:)"),
         .renamed("_ = failing.catchError { _ in numbers }", to: "catch(_:)"),
         .renamed("_ = failing.catchError { _ in .empty }", to: "catch(_:)"),
         Spelling(code: "_ = typed.timeout(1, scheduler: scheduler)", expected: ["has been renamed to 'timeout(_:on:)'", "timeout(_:on:raising:)"]),
@@ -394,6 +395,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
                 _ = numbers.rateLimit(0.3, on: scheduler)
                 _ = numbers.debug("numbers")
                 _ = numbers.startWith(0)
+                _ = numbers.replaceEmpty(with: 0)
                 _ = numbers.sample(other)
                 _ = numbers.distinctUntilChanged()
                 _ = numbers.distinctUntilChanged(by: ==)

@@ -233,6 +233,12 @@ extension Signal {
         skip(until: trigger)
     }
 
+    /// RxSwift's `ifEmpty(default:)`: `replaceEmpty(with:)` here, Combine's name.
+    @available(*, unavailable, renamed: "replaceEmpty(with:)")
+    public func ifEmpty(default value: Value) -> Signal {
+        replaceEmpty(with: value)
+    }
+
     /// RxSwift's `catchError(_:)` (RxSwift 5): `catch(_:)` here.
     @available(*, unavailable, renamed: "catch(_:)")
     public func catchError<NewFailure>(
