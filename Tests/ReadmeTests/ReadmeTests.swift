@@ -379,6 +379,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         let numbers = texts.compactMap { Int($0) }                     // "1", "x", "3" -> 1, 3
         let submitted = taps.withLatestFrom(texts) { _, text in text }  // the text at each tap
         let pairs = numbers.buffer(count: 2)                           // [1, 3], then the rest at the end
+        let firstNumber = numbers.take(1).replaceEmpty(with: 0)        // 0 if the texts end without one
         submitted.debug("submit").subscribe(next: { print("submit", $0) })  // "submit: subscribed [main thread]"
         pairs.subscribe(next: { print($0) })
         textInput.sendNext("1")
@@ -398,6 +399,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         let lines = Recorder<String>()
         let logged = submitted.debug("submit", to: { lines.record($0) }).record()
         let batches = pairs.record()
+        let first = firstNumber.record()
         textInput.sendNext("5")
         tapInput.sendNext(())
         textInput.sendNext("6")
@@ -405,6 +407,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(logged.values, ["5"])
         XCTAssertEqual(lines.values, ["submit: subscribed [main thread]", "submit: next(5) [main thread]"])
         XCTAssertEqual(batches.values, [[5, 6]])
+        XCTAssertEqual(first.events, [.next(5), .completed])
 
         let suggested = scheduler.record(suggestions)
         let scrolled = scheduler.record(scrolls)
@@ -416,6 +419,8 @@ final class ReadmeTests: LeakCheckedTestCase {
         textInput.sendNext("racs")
         textInput.sendCompleted()
         scheduler.run()
+        // Texts that ended, subscribed to afterwards, send no number: 0 stands in.
+        XCTAssertEqual(firstNumber.record().events, [.next(0), .completed])
         // "rac" was still being looked up when "racs" came: cancelled.
         XCTAssertEqual(suggested.events.map(\.event), [.next("RACS"), .completed])
         XCTAssertEqual(suggested.events.map(\.time), [1.6, 1.6])
