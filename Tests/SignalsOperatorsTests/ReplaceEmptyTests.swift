@@ -88,6 +88,29 @@ final class ReplaceEmptyTests: LeakCheckedTestCase {
         XCTAssertTrue(box.disposable?.isDisposed ?? false)
     }
 
+    func testReplaceEmpty_disposingInsideTheReplacementStopsWhatFollowsItInTheSameEvent() {
+        // The replacement and completion come in one event of the source: the operators below
+        // must not carry the completion on (concat would subscribe its next signal).
+        let operators: [(String, (Signal<Int, Never>) -> Signal<Int, Never>)] = [
+            ("replaceEmpty", { $0.replaceEmpty(with: 0) }),
+            ("replaceEmpty then concat", { $0.replaceEmpty(with: 0).concat(.return(9)) }),
+            ("replaceEmpty then map", { $0.replaceEmpty(with: 0).map { $0 } }),
+            ("replaceEmpty then replaceEmpty", { $0.replaceEmpty(with: 0).replaceEmpty(with: 9) }),
+        ]
+        for (name, apply) in operators {
+            let (pipe, input) = Signal<Int, Never>.pipe()
+            let log = Recorder<String>()
+            let box = DisposableBox()
+            box.disposable = apply(pipe).subscribe(next: { value in
+                log.record("next \(value)")
+                box.disposable?.dispose()
+                log.record("dispose() returned")
+            }, completed: { log.record("completed") })
+            input.sendCompleted()
+            XCTAssertEqual(log.values, ["next 0", "dispose() returned"], name)
+        }
+    }
+
     func testReplaceEmpty_releasesTheReplacementAtTheFirstValue() {
         let (pipe, input) = Signal<LifetimeToken, TestError>.pipe()
         let (recorder, replacement) = trackingLifetime { token in pipe.replaceEmpty(with: token).map { _ in 1 }.record() }
