@@ -281,9 +281,9 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     private static let recordedCallSites: [String: Int] = [
         "checkInput(": 44,
         "badInput(": 13,
-        "checkDate(": 7,
-        "checkDelay(": 4,
-        "checkRepetition(": 4,
+        "checkDate(": 3,
+        "checkDelay(": 3,
+        "checkRepetition(": 2,
         "checkInterval(": 6,
         "checkPositiveInterval(": 2,
         "checkScheduler(": 6,
