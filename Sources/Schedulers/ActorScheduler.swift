@@ -35,16 +35,20 @@ import Foundation
 /// `schedule` method returned cancels a block that has not started and releases it at once.
 ///
 /// RAC 2.5: none; new. It plays the part `RACTargetQueueScheduler` plays for a dispatch queue.
-public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendable {
+public final class ActorScheduler: Scheduler, DatedScheduling, DatedBlockOwner, @unchecked Sendable {
     /// The actor the blocks run isolated to.
     ///
     /// RAC 2.5: none; `RACQueueScheduler`'s `queue` plays this part for a queue.
     public let actor: any Actor
 
-    /// The blocks waiting, the dated ones and what wakes the scheduler for them: all the mutable
-    /// state there is, behind a lock, which is why the class can be `Sendable` (`@unchecked` as
-    /// its superclass is).
+    /// The blocks waiting and whether a task drains them, behind a lock; with ``dated``, all the
+    /// mutable state there is, which is why the class can be `Sendable` (`@unchecked` as its
+    /// superclass is).
     private let state = Lock(State())
+
+    /// The blocks scheduled for a date, in the order they run, and the timer for the first,
+    /// behind a lock of their own.
+    private let dated: DatedBlocks
 
     /// The clocks the scheduler reads.
     private let clock: any SchedulerClock
@@ -68,6 +72,7 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     package init(_ actor: any Actor, name: String = "ReactiveCocoaSwift.ActorScheduler", clock: any SchedulerClock) {
         self.actor = actor
         self.clock = clock
+        dated = DatedBlocks(clock: clock)
         super.init(name: name)
     }
 
@@ -98,70 +103,6 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
     /// The wall clock.
     public override var now: Date {
         Date(timeIntervalSinceReferenceDate: clock.wallTime())
-    }
-
-    /// Runs `action` on the actor at `date`, or as soon as it can after it.
-    ///
-    /// The date becomes a deadline on the monotonic clock as `action` is scheduled, as on a
-    /// ``QueueScheduler``. A date already past when `action` is scheduled counts as that moment:
-    /// `action` runs after the blocks scheduled before it that are due by then, and before every
-    /// block scheduled after it. A date more than ``QueueScheduler/longestInterval`` off
-    /// (`.distantFuture`, a date at infinity) never comes: `action` waits until disposed. A date
-    /// whose time is NaN stops the program.
-    ///
-    /// - Returns: A disposable that cancels `action` if it has not started yet.
-    ///
-    /// RAC 2.5: `-after:schedule:`.
-    @discardableResult
-    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        checkDate(date, of: "ActorScheduler.schedule(after:_:)")
-        return enqueueDated(action, at: .date(date.timeIntervalSinceReferenceDate), repeatingEvery: nil, leeway: 0)
-    }
-
-    /// Runs `action` on the actor `delay` seconds from now, measured on the monotonic clock, or
-    /// as soon as it can after that.
-    ///
-    /// A delay of zero or less is due now; one longer than ``QueueScheduler/longestInterval``
-    /// (infinity among them) never comes: `action` waits until disposed. A NaN delay stops the
-    /// program.
-    ///
-    /// - Returns: A disposable that cancels `action` if it has not started yet.
-    ///
-    /// RAC 2.5: `-afterDelay:schedule:`.
-    @discardableResult
-    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        checkDelay(delay, of: "ActorScheduler.schedule(afterDelay:_:)")
-        return enqueueDated(action, at: .delay(delay), repeatingEvery: nil, leeway: 0)
-    }
-
-    /// Runs `action` on the actor at `date`, then every `interval` seconds, until the returned
-    /// disposable is disposed.
-    ///
-    /// Runs missed while the actor was busy are skipped, as on a ``QueueScheduler``; an interval
-    /// longer than ``QueueScheduler/longestInterval`` (infinity among them) runs `action` once.
-    ///
-    /// - Parameters:
-    ///   - date: When the first run is due; not NaN.
-    ///   - interval: Seconds between runs, on the monotonic clock; must be positive (not NaN).
-    ///   - leeway: How late each run may be; zero or more (not NaN).
-    ///   - action: The block to run.
-    /// - Returns: A disposable that stops the schedule.
-    ///
-    /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`.
-    @discardableResult
-    public override func schedule(
-        after date: Date,
-        repeatingEvery interval: TimeInterval,
-        leeway: TimeInterval = 0,
-        _ action: @escaping @Sendable () -> Void
-    ) -> Disposable? {
-        checkDate(date, of: "ActorScheduler.schedule(after:repeatingEvery:leeway:_:)")
-        checkRepetition(every: interval, leeway: leeway, of: "ActorScheduler.schedule(after:repeatingEvery:leeway:_:)")
-        return enqueueDated(action, at: .date(date.timeIntervalSinceReferenceDate), repeatingEvery: interval, leeway: leeway)
-    }
-
-    deinit {
-        state.withLock { $0.timer }?.cancel()
     }
 
     // MARK: The queue
@@ -195,7 +136,7 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
             budget -= 1
             switch entry {
             case let .block(action): action.run(on: self)
-            case let .dated(ticket): drainDated(through: ticket)
+            case let .dated(ticket): dated.drain(through: ticket, as: self)
             }
         }
         let more = state.withLock { state in
@@ -208,66 +149,45 @@ public final class ActorScheduler: Scheduler, DatedBlockOwner, @unchecked Sendab
 
     // MARK: Dated blocks
 
-    /// Puts `action` in the queue of dated blocks, reading the clocks once, outside the lock.
-    private func enqueueDated(
+    @discardableResult
+    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        scheduleDated(after: date, action)
+    }
+
+    @discardableResult
+    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        scheduleDated(afterDelay: delay, action)
+    }
+
+    @discardableResult
+    public override func schedule(
+        after date: Date,
+        repeatingEvery interval: TimeInterval,
+        leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> Disposable? {
+        scheduleDated(after: date, repeatingEvery: interval, leeway: leeway, action)
+    }
+
+    func enqueueDated(
         _ action: @escaping @Sendable () -> Void,
         at time: ScheduledTime,
         repeatingEvery interval: TimeInterval?,
         leeway: TimeInterval
     ) -> Disposable {
-        let scheduled = DatedAction(work: action, scheduler: self)
-        let reading = time.read(clock)
-        let wake = state.withLock { state in
-            let due = time.deadline(reading, in: &state.dated)
-            let wake = state.dated.insert(scheduled, at: due, repeatingEvery: interval, leeway: leeway, now: reading.monotonic)
-            if state.keptAlive == nil { state.keptAlive = self }
-            state.setTimer(wake, for: self)
-            return wake
-        }
-        if case let .drain(through) = wake { enqueue(.dated(through: through)) }
-        return scheduled
+        dated.enqueue(action, at: time, repeatingEvery: interval, leeway: leeway, for: self)
     }
 
-    /// Runs, in order, the dated blocks due; on the actor, from the timer (`ticket` is `nil`) or
-    /// for the `ticket`-th block, which was due when scheduled.
-    private func drainDated(through ticket: UInt64?) {
-        let clock = clock
-        let reading = clock.monotonicTime()
-        var drain: DatedQueue.Drain?
-        while true {
-            // `released` is let go of here, outside the lock.
-            let (step, released) = state.withLock { state -> (DatedQueue.Step, ActorScheduler?) in
-                var current = drain ?? state.dated.startDrain(now: reading, fromTimer: ticket == nil)
-                defer { drain = current }
-                let step = state.dated.next(through: ticket, in: &current) { clock.monotonicTime() }
-                guard case let .stop(wake) = step else { return (step, nil) }
-                state.setTimer(wake, for: self)
-                return (step, state.dated.isEmpty ? state.keptAlive.take() : nil)
-            }
-            switch step {
-            case let .run(action, repeating: false):
-                action.run(on: self)
-            case let .run(action, repeating: true):
-                action.runRepeating(on: self)
-            case .stop:
-                _ = released
-                return
-            }
-        }
+    var timerQueue: DispatchQueue {
+        .global()
     }
 
-    /// A dated block was disposed: the queue may drop it, and let the scheduler go when empty.
+    func drainDated(through ticket: UInt64?) {
+        enqueue(.dated(through: ticket))
+    }
+
     func datedBlockDisposed() {
-        let released = state.withLock { state -> ActorScheduler? in
-            state.dated.blockDisposed()
-            return state.dated.isEmpty ? state.keptAlive.take() : nil
-        }
-        _ = released
-    }
-
-    /// The timer fired: the dated blocks due take their turn in the queue.
-    fileprivate func timerFired() {
-        enqueue(.dated(through: nil))
+        dated.blockDisposed()
     }
 }
 
@@ -286,11 +206,6 @@ extension ActorScheduler {
         var head = 0
         /// Whether a task is draining the queue, or is about to.
         var isDraining = false
-        var dated = DatedQueue()
-        /// The timer set for the first dated block whose date has not come; made when needed.
-        var timer: DispatchSourceTimer?
-        /// The scheduler itself while dated blocks wait, as a dispatch timer would hold it.
-        var keptAlive: ActorScheduler?
 
         /// Removes and returns the first entry waiting.
         mutating func takeFirst() -> Entry? {
@@ -305,21 +220,6 @@ extension ActorScheduler {
             guard head > 0, head * 2 >= waiting.count else { return }
             waiting.removeFirst(head)
             head = 0
-        }
-
-        /// Sets the timer if `wake` says so, making it on first use.
-        mutating func setTimer(_ wake: DatedQueue.Wake, for scheduler: ActorScheduler) {
-            guard case let .timer(due, leeway) = wake else { return }
-            let timer = self.timer ?? Self.makeTimer(for: scheduler)
-            self.timer = timer
-            timer.schedule(deadline: .at(monotonic: due), repeating: .never, leeway: .nanoseconds(nanoseconds(leeway)))
-        }
-
-        private static func makeTimer(for scheduler: ActorScheduler) -> DispatchSourceTimer {
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.setEventHandler { [weak scheduler] in scheduler?.timerFired() }
-            timer.resume()
-            return timer
         }
     }
 }

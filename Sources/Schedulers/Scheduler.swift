@@ -72,16 +72,27 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `action` at `date`, or as soon as possible after it.
     ///
-    /// A ``QueueScheduler`` (``main`` and ``background(priority:name:)`` are ones), an
-    /// ``ActorScheduler`` and a ``TestScheduler`` run blocks in the order of their dates, and
-    /// blocks for the same date in the order they were scheduled. The real schedulers turn `date`
-    /// into a deadline on a monotonic clock as `action` is scheduled. A date past is due now,
-    /// after the blocks already due; a date that never comes (see ``Scheduler``) never runs
-    /// `action`, which waits until disposed; a date whose time is NaN stops the program.
+    /// A ``QueueScheduler`` (``Scheduler/main`` and ``Scheduler/background(priority:name:)`` are
+    /// ones), an ``ActorScheduler`` and a ``TestScheduler`` run blocks in the order of their
+    /// dates, and blocks for the same date in the order they were scheduled, whatever the
+    /// machine's load. The real schedulers turn `date` into a deadline on a monotonic clock as
+    /// `action` is scheduled: `action` waits as long as the wall clock had to go to `date`,
+    /// however the wall clock steps meanwhile. A ``TestScheduler`` runs `action` when its virtual
+    /// clock reaches `date`.
     ///
-    /// - Returns: A disposable that cancels `action` if it has not started yet.
+    /// A date already past when `action` is scheduled counts as that moment: `action` runs after
+    /// the blocks scheduled before it that are due by then, and before every block scheduled
+    /// after it, those of ``Scheduler/schedule(_:)`` included. A date that never comes (see
+    /// ``Scheduler``: on the real schedulers, more than ``QueueScheduler/longestInterval`` off,
+    /// `.distantFuture` among them; on any, a date at infinity) never runs `action`, which waits,
+    /// with no timer set, until disposed. A date whose time is NaN stops the program.
     ///
-    /// RAC 2.5: `-after:schedule:`.
+    /// - Returns: A disposable that cancels `action` and releases it at once, if it has not
+    ///   started yet.
+    ///
+    /// RAC 2.5: `-after:schedule:`. `RACQueueScheduler` leaves the order of equal dates to
+    /// `dispatch_after` and waits on the wall clock; here the scheduler keeps one queue of dated
+    /// blocks and one timer, on the monotonic clock, for the first of them.
     @discardableResult
     open func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
         badInput("\(type(of: self)) must override Scheduler.schedule(after:_:)")
@@ -89,17 +100,19 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `action` `delay` seconds from now, or as soon as possible after that.
     ///
-    /// The real schedulers (``QueueScheduler``, ``ActorScheduler``, ``immediate``) measure
-    /// `delay` on a monotonic clock, so a wall clock that steps meanwhile neither hastens nor
-    /// holds up `action`; a ``TestScheduler`` counts it in virtual time. A delay of zero or less
-    /// is due now, after the blocks already due; an infinite one (on the real schedulers, one
-    /// longer than ``QueueScheduler/longestInterval``) never comes: `action` waits until
-    /// disposed. A NaN delay stops the program.
+    /// The real schedulers (``QueueScheduler``, ``ActorScheduler``, ``Scheduler/immediate``)
+    /// measure `delay` on a monotonic clock, so a wall clock that steps meanwhile neither hastens
+    /// nor holds up `action`; a ``TestScheduler`` counts it in virtual time. A delay of zero or
+    /// less is due now, as a date past is in ``Scheduler/schedule(after:_:)``; an infinite one (on
+    /// the real schedulers, one longer than ``QueueScheduler/longestInterval``) never comes:
+    /// `action` waits, with no timer set, until disposed. A NaN delay stops the program.
     ///
-    /// This implementation, for schedulers that do not override it, stops the program on NaN and
-    /// schedules `action` at ``now`` plus `delay`.
+    /// A scheduler of your own that does not override it gets this: NaN stops the program, and
+    /// `action` is scheduled with ``Scheduler/schedule(after:_:)`` at ``Scheduler/now`` plus
+    /// `delay`.
     ///
-    /// - Returns: A disposable that cancels `action` if it has not started yet.
+    /// - Returns: A disposable that cancels `action` and releases it at once, if it has not
+    ///   started yet.
     ///
     /// RAC 2.5: `-afterDelay:schedule:`, which counts from the wall clock.
     @discardableResult
@@ -111,18 +124,23 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// Runs `action` at `date`, then every `interval` seconds, until the returned disposable is
     /// disposed.
     ///
-    /// The first run is due at `date` as in ``schedule(after:_:)``; an infinite interval runs
-    /// `action` once.
+    /// The first run is due at `date` as in ``Scheduler/schedule(after:_:)``. Each later run takes
+    /// its place among the dated blocks the same way, one interval after the last (on the
+    /// monotonic clock of the real schedulers, in virtual time on a ``TestScheduler``); on the
+    /// real schedulers, runs missed while the scheduler was busy are skipped, as a dispatch timer
+    /// skips them. An infinite interval (on the real schedulers, one longer than
+    /// ``QueueScheduler/longestInterval``) runs `action` once.
     ///
     /// - Parameters:
     ///   - date: When the first run is due; its time must not be NaN.
     ///   - interval: Seconds between runs; must be positive (NaN is not).
     ///   - leeway: How late each run may be, so the system can coalesce timers; zero or more (NaN
-    ///     is not).
+    ///     is not). A ``TestScheduler``, whose virtual time is exact, checks it and ignores it.
     ///   - action: The block to run each time.
     /// - Returns: A disposable that stops the schedule.
     ///
-    /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`.
+    /// RAC 2.5: `-after:repeatingEvery:withLeeway:schedule:`, a dispatch timer in
+    /// `RACQueueScheduler`.
     @discardableResult
     open func schedule(
         after date: Date,

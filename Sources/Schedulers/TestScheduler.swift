@@ -27,7 +27,7 @@ import Foundation
 /// its block waits until disposed. Any finite date comes once the clock is advanced to it.
 ///
 /// RAC 2.5: `RACTestScheduler`.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
+public final class TestScheduler: Scheduler, DatedScheduling, @unchecked Sendable {
     /// The date the virtual clock of a new test scheduler starts at.
     public static let startDate = Date(timeIntervalSinceReferenceDate: 0)
 
@@ -70,23 +70,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         enqueue(at: nil, repeatingEvery: nil, action)
     }
 
-    /// Queues `action` to run when the virtual clock reaches `date`.
-    ///
-    /// A date already past is due at the present virtual time, after the blocks already due
-    /// there; a date at infinity never comes: `action` waits until disposed. A date whose time is
-    /// NaN stops the program.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> Disposable? {
-        checkDate(date, of: "TestScheduler.schedule(after:_:)")
-        return enqueue(at: date, repeatingEvery: nil, action)
+        scheduleDated(after: date, action)
     }
 
-    /// Queues `action` at `date`, then every `interval` of virtual time, until disposed.
-    ///
-    /// `date` is taken as in ``schedule(after:_:)``; an infinite interval runs `action` once.
-    /// `leeway` is ignored, since virtual time is exact, but must be zero or more, as on every
-    /// scheduler. A NaN date, an interval that is not positive (NaN among them) and a negative
-    /// or NaN leeway stop the program.
+    @discardableResult
+    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Disposable? {
+        scheduleDated(afterDelay: delay, action)
+    }
+
     @discardableResult
     public override func schedule(
         after date: Date,
@@ -94,8 +87,20 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> Disposable? {
-        checkDate(date, of: "TestScheduler.schedule(after:repeatingEvery:leeway:_:)")
-        checkRepetition(every: interval, leeway: leeway, of: "TestScheduler.schedule(after:repeatingEvery:leeway:_:)")
+        scheduleDated(after: date, repeatingEvery: interval, leeway: leeway, action)
+    }
+
+    func enqueueDated(
+        _ action: @escaping @Sendable () -> Void,
+        at time: ScheduledTime,
+        repeatingEvery interval: TimeInterval?,
+        leeway: TimeInterval
+    ) -> Disposable {
+        // Virtual time is exact: the leeway is not needed. A delay counts from the clock now.
+        let date = switch time {
+        case let .date(date): Date(timeIntervalSinceReferenceDate: date)
+        case let .delay(delay): now.addingTimeInterval(delay)
+        }
         return enqueue(at: date, repeatingEvery: interval, action)
     }
 

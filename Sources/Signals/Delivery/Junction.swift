@@ -232,16 +232,20 @@ package class Junction<Output, Failure: Error>: JunctionCore, @unchecked Sendabl
     }
 }
 
-/// The sink of one input of a ``Junction``: takes the junction's lock for each event and hands the
-/// event, as the owner, to `process`.
+/// A sink that feeds a junction: it counts among the junction's inputs while it lives, so that
+/// the junction lets go of the chain below once every input has gone, and its upstream
+/// subscription joins the junction's ``JunctionCore/subscription``; a cancel is not passed on
+/// (the junction cancels its own output).
 ///
-/// Its upstream subscription joins the junction's ``JunctionCore/subscription``; a cancel is not
-/// passed on (the junction cancels its own output).
-package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let junction: JunctionCore
+/// ``JunctionInput`` takes the junction's lock for each event; `take(until:)`'s trigger, which
+/// must never wait for the junction, ends it without.
+package class JunctionMember<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    /// The junction fed.
+    fileprivate let junction: JunctionCore
     /// The operator's subscription, which the junction holds only weakly.
     private let subscription: CompoundDisposable?
 
+    /// A new input of `junction`.
     init(_ junction: JunctionCore) {
         self.junction = junction
         subscription = junction.subscription
@@ -253,6 +257,14 @@ package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unche
         junction.inputGone()
     }
 
+    package override final func attach(_ upstream: Disposable) {
+        if let subscription { subscription.add(upstream) } else { upstream.dispose() }
+    }
+}
+
+/// The sink of one input of a ``Junction``: takes the junction's lock for each event and hands the
+/// event, as the owner, to `process`.
+package class JunctionInput<Value, Failure: Error>: JunctionMember<Value, Failure>, @unchecked Sendable {
     /// Handles a value, as the owner of the junction's lock.
     func process(_ value: Value) {}
 
@@ -261,10 +273,6 @@ package class JunctionInput<Value, Failure: Error>: Sink<Value, Failure>, @unche
 
     /// Handles completion, as the owner.
     func processCompleted() {}
-
-    package override final func attach(_ upstream: Disposable) {
-        if let subscription { subscription.add(upstream) } else { upstream.dispose() }
-    }
 
     package override final func receive(_ value: Value) {
         let junction = junction

@@ -54,16 +54,12 @@ extension Signal {
     func catching<NewFailure>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
-        Signal<Value, NewFailure>(producer: { downstream in
-            // The source and the handler's signal may send on different threads: their events
-            // meet at one subscriber, which serializes them and is what disposal closes.
-            let output = Subscriber(downstream)
-            downstream.attach(output.disposable)
-            let current = SerialDisposable()
-            output.disposable.add(current)
+        // The source and the handler's signal may send on different threads: their events meet
+        // at one subscriber, which serializes them and is what disposal closes. The slot holds
+        // the source's subscription, then the handler's signal's.
+        Signal<Value, NewFailure>.switchingOver { output, current in
             _ = self.attachSink(CatchSink(output, current: current, handler: handler))
-            return output.disposable
-        })
+        }
     }
 }
 
@@ -80,7 +76,8 @@ package final class CatchSink<Value, Failure: Error, NewFailure: Error>: Failure
     ) {
         self.current = current
         super.init(output, routingErrors: { output, error in
-            _ = handler(error).attachSink(CaughtSink(output, current: current))
+            // The source's subscription has ended: the handler's signal's takes its place.
+            _ = handler(error).attachSink(SlottedForwardingSink(output, slot: current))
         })
     }
 
@@ -90,20 +87,5 @@ package final class CatchSink<Value, Failure: Error, NewFailure: Error>: Failure
 
     package override func receive(_ value: Value) {
         output.sendNext(value)
-    }
-}
-
-/// The handler's signal's side of `catch`: everything goes to the output.
-private final class CaughtSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
-    private let current: SerialDisposable
-
-    init(_ output: Subscriber<Value, Failure>, current: SerialDisposable) {
-        self.current = current
-        super.init(output)
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        // The source's subscription has ended: replacing it needs no disposal.
-        current.disposable = upstream
     }
 }

@@ -43,6 +43,9 @@ package final class MapErrorSink<Value, Failure: Error, NewFailure: Error>: Fail
     }
 }
 
+/// Turns the error that a signal which never fails cannot send into any type.
+private func absurd<T>(_ never: Never) -> T {}
+
 /// Passes values and completion on; there is no error to pass.
 private final class PromoteErrorSink<Value, NewFailure: Error>: FailureChangingSink<Value, Never, Value, NewFailure>, @unchecked Sendable {
     init(_ downstream: Sink<Value, NewFailure>) {

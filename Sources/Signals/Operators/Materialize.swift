@@ -31,7 +31,8 @@ extension Signal where Failure == Never {
     ///
     /// RAC 2.5: `-dematerialize`.
     public func dematerialize<V, F>() -> Signal<V, F> where Value == Event<V, F> {
-        liftSink { DematerializeSink($0, absurd) }.named(derivedName("-dematerialize"))
+        // Given the events' failure type first, the source is dematerialized as one that can fail.
+        promoteError(F.self).liftSink { DematerializeSink($0) }.named(derivedName("-dematerialize"))
     }
 }
 
@@ -46,7 +47,7 @@ extension Signal {
     /// RAC 2.5: `-dematerialize`.
     @_disfavoredOverload
     public func dematerialize<V>() -> Signal<V, Failure> where Value == Event<V, Failure> {
-        liftSink { DematerializeSink($0) { $0 } }.named(derivedName("-dematerialize"))
+        liftSink { DematerializeSink($0) }.named(derivedName("-dematerialize"))
     }
 }
 
@@ -69,50 +70,14 @@ private final class MaterializeSink<Value, Failure: Error>: FailureChangingSubsc
     }
 }
 
-/// Sends the event inside each value; at a terminal one, disposes the source first, as `take`
-/// does.
-private final class DematerializeSink<V, F: Error, Failure: Error>: FailureChangingSink<Event<V, F>, Failure, V, F>, @unchecked Sendable {
-    private var upstream: Disposable?
-    private var isDone = false
-
-    init(_ downstream: Sink<V, F>, _ convert: @escaping (Failure) -> F) {
-        super.init(downstream, convertingErrors: convert)
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        self.upstream = upstream
-        super.attach(upstream)
-    }
-
+/// Sends the event inside each value; at a terminal one, ends the source first, as `take` does.
+private final class DematerializeSink<V, F: Error>: EndingSink<Event<V, F>, V, F>, @unchecked Sendable {
     package override func receive(_ event: Event<V, F>) {
         if isDone { return }
         switch event {
-        case let .next(value):
-            downstream.receive(value)
-        case let .error(error):
-            end()
-            downstream.receive(error: error)
-        case .completed:
-            end()
-            downstream.receiveCompleted()
+        case let .next(value): downstream.receive(value)
+        case let .error(error): fail(error)
+        case .completed: complete()
         }
-    }
-
-    package override func receive(error: Failure) {
-        if !isDone { super.receive(error: error) }
-    }
-
-    package override func receiveCompleted() {
-        if !isDone { super.receiveCompleted() }
-    }
-
-    package override func cancel() {
-        // Disposing the source was this sink's own doing: the terminal event it sends comes next.
-        if !isDone { super.cancel() }
-    }
-
-    private func end() {
-        isDone = true
-        upstream.take()?.dispose()
     }
 }

@@ -51,9 +51,7 @@ extension Signal {
     ///   - latest: Whether the latest value received during a window is sent when it ends
     ///     (`true`), or dropped (`false`).
     public func rateLimit(_ interval: TimeInterval, on scheduler: Scheduler, latest: Bool = true) -> Signal {
-        checkInterval(interval, of: "rateLimit(_:on:latest:)")
-        checkScheduler(scheduler, of: "rateLimit(_:on:latest:)")
-        return timed(capturingCurrentScheduler: false) {
+        timed(waiting: interval, on: scheduler, checkedAs: "rateLimit(_:on:latest:)") {
             RateLimitSink($0, interval: interval, scheduler: scheduler, latest: latest)
         }.named(derivedName("-rateLimit: \(interval) latest: \(latest)"))
     }
@@ -61,25 +59,22 @@ extension Signal {
 
 /// Opens a window with each value it sends, and holds the latest value received during a window
 /// until the window's timer fires.
-private final class RateLimitSink<Value, Failure: Error>: TimerSink<Value, Value, Failure>, @unchecked Sendable {
-    private let interval: TimeInterval
+private final class RateLimitSink<Value, Failure: Error>: HoldingTimerSink<Value, Failure>, @unchecked Sendable {
     private let scheduler: Scheduler
     private let latest: Bool
     /// Whether a window is open: a value was sent less than `interval` ago.
     private var windowIsOpen = false
-    /// The latest value received during the window (with `latest` only).
-    private var pending: Value?
 
     init(_ downstream: Sink<Value, Failure>, interval: TimeInterval, scheduler: Scheduler, latest: Bool) {
-        self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
-        super.init(downstream)
+        super.init(downstream, interval: interval)
     }
 
     override func receive(value: Value, current: Scheduler?) {
         if windowIsOpen {
-            if latest { pending = value }
+            // With `latest`, the latest value received during the window is held.
+            if latest { held = value }
             return
         }
         send(value)
@@ -87,7 +82,7 @@ private final class RateLimitSink<Value, Failure: Error>: TimerSink<Value, Value
 
     override func timerFired() {
         windowIsOpen = false
-        if let value = pending.take() { send(value) }
+        if let value = held.take() { send(value) }
     }
 
     /// Sends `value` and opens a window: the window starts when the value leaves.
@@ -95,15 +90,5 @@ private final class RateLimitSink<Value, Failure: Error>: TimerSink<Value, Value
         windowIsOpen = true
         startTimer(after: interval, on: scheduler)
         downstream.receive(value)
-    }
-
-    package override func receive(error: Failure) {
-        pending = nil
-        downstream.receive(error: error)
-    }
-
-    package override func receiveCompleted() {
-        if let value = pending.take() { downstream.receive(value) }
-        downstream.receiveCompleted()
     }
 }

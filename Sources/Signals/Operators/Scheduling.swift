@@ -61,6 +61,20 @@ extension Signal {
         })
     }
 
+    /// ``timed(capturingCurrentScheduler:_:)`` for an operator whose timers run on `scheduler`,
+    /// given by the user, for `interval` seconds: stops the program first, naming `operatorName`,
+    /// unless `interval` is zero or more and `scheduler` is not ``Scheduler/immediate``.
+    package func timed<Output>(
+        waiting interval: TimeInterval,
+        on scheduler: Scheduler,
+        checkedAs operatorName: @autoclosure () -> String,
+        _ makeSink: @escaping (Sink<Output, Failure>) -> TimerSink<Value, Output, Failure>
+    ) -> Signal<Output, Failure> {
+        checkInterval(interval, of: operatorName())
+        checkScheduler(scheduler, of: operatorName())
+        return timed(capturingCurrentScheduler: false, makeSink)
+    }
+
     /// Subscribes `sink` as `timed(capturingCurrentScheduler:_:)` does.
     private func subscribeTimed<Output>(
         _ sink: TimerSink<Value, Output, Failure>,
@@ -185,6 +199,33 @@ package class TimerSink<Value, Output, Failure: Error>: PassthroughSink<TimedEve
         case let .timer(generation):
             if generation == self.generation { timerFired() }
         }
+    }
+}
+
+/// A ``TimerSink`` that holds back at most one value of its source until its timer fires
+/// (`throttle`, `rateLimit`): completion first sends the value held, if any; an error drops it.
+package class HoldingTimerSink<Value, Failure: Error>: TimerSink<Value, Value, Failure>, @unchecked Sendable {
+    /// How long each timer runs, in seconds.
+    final let interval: TimeInterval
+    /// The value held back until the timer fires, if any.
+    final var held: Value?
+
+    /// A sink calling `downstream`, whose timers run `interval` seconds.
+    init(_ downstream: Sink<Value, Failure>, interval: TimeInterval) {
+        self.interval = interval
+        super.init(downstream)
+    }
+
+    /// Drops the value held, then passes the error on.
+    package final override func receive(error: Failure) {
+        held = nil
+        super.receive(error: error)
+    }
+
+    /// Sends the value held, if any, then completion.
+    package final override func receiveCompleted() {
+        if let value = held.take() { downstream.receive(value) }
+        super.receiveCompleted()
     }
 }
 

@@ -15,24 +15,25 @@ extension Signal {
     ///
     /// RAC 2.5: none, the twin of `-takeUntil:` (the `-skipUntil:` the seed adds; RAC 4: `skip(until:)`).
     public func skip<U, F2>(until trigger: Signal<U, F2>) -> Signal {
-        Signal(producer: { downstream in
-            // The trigger and the source may send on different threads; the source's events meet
-            // downstream at one subscriber, which disposal closes along with the trigger.
-            let output = Subscriber(downstream)
-            downstream.attach(output.disposable)
-            let gate = SkipGate()
-            output.disposable.add(gate.trigger)
+        // The trigger and the source may send on different threads; the source's events meet
+        // downstream at one subscriber, which disposal closes along with the trigger, whose
+        // subscription the slot holds until it fires.
+        Signal.switchingOver { output, slot in
+            let gate = SkipGate(trigger: slot)
             _ = trigger.attachSink(SkipTriggerSink(gate))
             _ = self.attachSink(SkippingSink(output, gate))
-            return output.disposable
-        }).named(derivedName("-skipUntil: \(trigger.name ?? "")"))
+        }.named(derivedName("-skipUntil: \(trigger.name ?? "")"))
     }
 }
 
 /// Whether the trigger of `skip(until:)` has fired, and the trigger's subscription.
 private final class SkipGate: Sendable {
     private let opened = Atomic<Bool>(false)
-    let trigger = SerialDisposable()
+    let trigger: SerialDisposable
+
+    init(trigger: SerialDisposable) {
+        self.trigger = trigger
+    }
 
     var isOpen: Bool {
         opened.load(ordering: .acquiring)

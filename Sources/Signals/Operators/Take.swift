@@ -30,39 +30,8 @@ extension Signal {
     }
 }
 
-/// The common part of the take family: ends the source, then completes, then ignores the rest.
-private class EndingSink<Value, Failure: Error>: PassthroughSink<Value, Value, Failure>, @unchecked Sendable {
-    private var upstream: Disposable?
-    final var isDone = false
-
-    package override func attach(_ upstream: Disposable) {
-        self.upstream = upstream
-        super.attach(upstream)
-    }
-
-    /// Disposes the source, then sends `completed`.
-    final func end() {
-        isDone = true
-        upstream?.dispose()
-        upstream = nil
-        downstream.receiveCompleted()
-    }
-
-    package override func receive(error: Failure) {
-        if !isDone { super.receive(error: error) }
-    }
-
-    package override func receiveCompleted() {
-        if !isDone { super.receiveCompleted() }
-    }
-
-    package override func cancel() {
-        // Disposing the source was this sink's own doing: the completion it sends comes next.
-        if !isDone { super.cancel() }
-    }
-}
-
-private final class TakeSink<Value, Failure: Error>: EndingSink<Value, Failure>, @unchecked Sendable {
+/// Sends `count` values, then ends the source and completes.
+private final class TakeSink<Value, Failure: Error>: EndingSink<Value, Value, Failure>, @unchecked Sendable {
     private var remaining: Int
 
     init(_ downstream: Sink<Value, Failure>, count: Int) {
@@ -74,11 +43,12 @@ private final class TakeSink<Value, Failure: Error>: EndingSink<Value, Failure>,
         if isDone { return }
         remaining -= 1
         downstream.receive(value)
-        if remaining == 0 { end() }
+        if remaining == 0 { complete() }
     }
 }
 
-private final class TakeUntilSink<Value, Failure: Error>: EndingSink<Value, Failure>, @unchecked Sendable {
+/// Sends values until `predicate` returns `true`, then ends the source and completes.
+private final class TakeUntilSink<Value, Failure: Error>: EndingSink<Value, Value, Failure>, @unchecked Sendable {
     private let predicate: @Sendable (Value) -> Bool
 
     init(_ downstream: Sink<Value, Failure>, _ predicate: @escaping @Sendable (Value) -> Bool) {
@@ -89,7 +59,7 @@ private final class TakeUntilSink<Value, Failure: Error>: EndingSink<Value, Fail
     package override func receive(_ value: Value) {
         if isDone { return }
         if predicate(value) {
-            end()
+            complete()
         } else {
             downstream.receive(value)
         }

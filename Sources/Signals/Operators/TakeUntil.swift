@@ -34,29 +34,17 @@ extension Signal {
 
 /// The sink of the trigger: its first value or its completion ends the result.
 ///
-/// Not a `JunctionInput`: the trigger never waits for the junction. A trigger sent while another
-/// thread delivers a value of the source hands the end to that thread, which completes as soon as
-/// the value has been delivered, and returns at once (a trigger sent from a deinit, as
-/// `Lifetime.ended` is, must not wait for another thread's callback: one that waits for the
-/// releasing thread would deadlock with it).
-private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Error>: Sink<Tick, TriggerFailure>, @unchecked Sendable {
+/// A member of the junction but not a `JunctionInput`: the trigger never waits for the junction.
+/// A trigger sent while another thread delivers a value of the source hands the end to that
+/// thread, which completes as soon as the value has been delivered, and returns at once (a
+/// trigger sent from a deinit, as `Lifetime.ended` is, must not wait for another thread's
+/// callback: one that waits for the releasing thread would deadlock with it).
+private final class TriggerInput<Tick, TriggerFailure: Error, Value, Failure: Error>: JunctionMember<Tick, TriggerFailure>, @unchecked Sendable {
     private let junction: Junction<Value, Failure>
-    /// The operator's subscription, which the junction holds only weakly.
-    private let subscription: CompoundDisposable?
 
     init(_ junction: Junction<Value, Failure>) {
         self.junction = junction
-        subscription = junction.subscription
-        super.init()
-        junction.inputMade()
-    }
-
-    deinit {
-        junction.inputGone()
-    }
-
-    override func attach(_ upstream: Disposable) {
-        if let subscription { subscription.add(upstream) } else { upstream.dispose() }
+        super.init(junction)
     }
 
     override func receive(_: Tick) {

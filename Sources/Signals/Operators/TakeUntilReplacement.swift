@@ -15,34 +15,19 @@ extension Signal {
     ///
     /// RAC 2.5: `-takeUntilReplacement:`.
     public func take(untilReplacement replacement: Signal) -> Signal {
-        Signal(producer: { downstream in
-            // Both signals send to one subscriber, which serializes them and which disposal closes.
-            let output = Subscriber(downstream)
-            downstream.attach(output.disposable)
-            let source = SerialDisposable()
-            output.disposable.add(source)
+        // Both signals send to one subscriber, which serializes them and which disposal closes;
+        // the slot holds the source's subscription, which the replacement's first event ends.
+        Signal.switchingOver { output, source in
             _ = replacement.attachSink(ReplacementSink(output, replacing: source))
             if !source.isDisposed {
-                _ = self.attachSink(ReplacedSink(output, subscription: source))
+                _ = self.attachSink(ReplacedSink(output, slot: source))
             }
-            return output.disposable
-        }).named(derivedName("-takeUntilReplacement: \(replacement.name ?? "")"))
+        }.named(derivedName("-takeUntilReplacement: \(replacement.name ?? "")"))
     }
 }
 
 /// The source side of `take(untilReplacement:)`: everything but completion goes through.
-private final class ReplacedSink<Value, Failure: Error>: ForwardingSubscriberSink<Value, Failure>, @unchecked Sendable {
-    private let subscription: SerialDisposable
-
-    init(_ output: Subscriber<Value, Failure>, subscription: SerialDisposable) {
-        self.subscription = subscription
-        super.init(output)
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        subscription.disposable = upstream
-    }
-
+private final class ReplacedSink<Value, Failure: Error>: SlottedForwardingSink<Value, Failure>, @unchecked Sendable {
     // Completion ends only the source: the result waits for the replacement.
     package override func receiveCompleted() {}
 }

@@ -48,9 +48,7 @@ extension Signal {
         on scheduler: Scheduler,
         valuesPassing predicate: @escaping @Sendable (Value) -> Bool
     ) -> Signal {
-        checkInterval(interval, of: "throttle(_:on:valuesPassing:)")
-        checkScheduler(scheduler, of: "throttle(_:on:valuesPassing:)")
-        return timed(capturingCurrentScheduler: false) {
+        timed(waiting: interval, on: scheduler, checkedAs: "throttle(_:on:valuesPassing:)") {
             ThrottleSink($0, interval: interval, predicate: predicate, scheduler: scheduler)
         }.named(derivedName("-throttle: \(interval) valuesPassingTest:"))
     }
@@ -96,13 +94,11 @@ extension Signal {
 }
 
 /// Holds the last value that passed the predicate until its timer fires.
-private final class ThrottleSink<Value, Failure: Error>: TimerSink<Value, Value, Failure>, @unchecked Sendable {
-    private let interval: TimeInterval
+private final class ThrottleSink<Value, Failure: Error>: HoldingTimerSink<Value, Failure>, @unchecked Sendable {
     private let predicate: @Sendable (Value) -> Bool
     /// The scheduler given, or `nil` to wait where each value was sent.
     private let scheduler: Scheduler?
     private let fallback = FallbackScheduler()
-    private var pending: Value?
 
     init(
         _ downstream: Sink<Value, Failure>,
@@ -110,35 +106,24 @@ private final class ThrottleSink<Value, Failure: Error>: TimerSink<Value, Value,
         predicate: @escaping @Sendable (Value) -> Bool,
         scheduler: Scheduler?
     ) {
-        self.interval = interval
         self.predicate = predicate
         self.scheduler = scheduler
-        super.init(downstream)
+        super.init(downstream, interval: interval)
     }
 
     override func receive(value: Value, current: Scheduler?) {
         let throttles = predicate(value)
-        pending = nil
+        held = nil
         cancelTimer()
         guard throttles else {
             downstream.receive(value)
             return
         }
-        pending = value
+        held = value
         startTimer(after: interval, on: scheduler ?? fallback.scheduler(or: current))
     }
 
     override func timerFired() {
-        if let value = pending.take() { downstream.receive(value) }
-    }
-
-    package override func receive(error: Failure) {
-        pending = nil
-        downstream.receive(error: error)
-    }
-
-    package override func receiveCompleted() {
-        if let value = pending.take() { downstream.receive(value) }
-        downstream.receiveCompleted()
+        if let value = held.take() { downstream.receive(value) }
     }
 }

@@ -53,46 +53,24 @@ extension Signal {
 }
 
 /// Maps values with a throwing closure; the first error ends the source, then is sent.
-private final class TryMapSink<Value, U, Failure: Error>: PassthroughSink<Value, U, Failure>, @unchecked Sendable {
+private final class TryMapSink<Value, U, Failure: Error>: EndingSink<Value, U, Failure>, @unchecked Sendable {
     private let transform: @Sendable (Value) throws(Failure) -> U
-    private var upstream: Disposable?
-    private var hasFailed = false
 
     init(_ downstream: Sink<U, Failure>, _ transform: @escaping @Sendable (Value) throws(Failure) -> U) {
         self.transform = transform
         super.init(downstream)
     }
 
-    package override func attach(_ upstream: Disposable) {
-        self.upstream = upstream
-        super.attach(upstream)
-    }
-
     package override func receive(_ value: Value) {
-        if hasFailed { return }
+        if isDone { return }
         let result: U
         do throws(Failure) {
             result = try transform(value)
         } catch {
             // As RAC's flattenMap into an error signal: the source goes first, then the error.
-            hasFailed = true
-            upstream.take()?.dispose()
-            downstream.receive(error: error)
+            fail(error)
             return
         }
         downstream.receive(result)
-    }
-
-    package override func receive(error: Failure) {
-        if !hasFailed { super.receive(error: error) }
-    }
-
-    package override func receiveCompleted() {
-        if !hasFailed { super.receiveCompleted() }
-    }
-
-    package override func cancel() {
-        // Disposing the source was this sink's own doing: the error it sends comes next.
-        if !hasFailed { super.cancel() }
     }
 }
