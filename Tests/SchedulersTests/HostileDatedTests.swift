@@ -38,8 +38,12 @@ final class HostileDatedTests: XCTestCase {
             scheduler.schedule { order.record(2) }
             scheduler.schedule(after: date) { order.record(4) }
             scheduler.schedule(afterDelay: -1) { order.record(2_5) }                  // due now, behind 2
-            scheduler.schedule(after: .distantFuture) { order.record(100) }
-            scheduler.schedule(afterDelay: .infinity) { order.record(101) }
+            // Never due: disposed at the end, since a scheduler keeps itself while a block waits
+            // (left waiting, they kept the scheduler to the process's exit, a leak to LeakSanitizer).
+            let never = CompoundDisposable()
+            never.add(scheduler.schedule(after: .distantFuture) { order.record(100) })
+            never.add(scheduler.schedule(afterDelay: .infinity) { order.record(101) })
+            defer { never.dispose() }
             hold.signal()
             XCTAssertTrue(eventually { order.values.count >= 5 }, name)
             // Give nothing more a chance by waiting for a marker scheduled last, after the date.
