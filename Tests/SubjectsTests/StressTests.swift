@@ -186,6 +186,10 @@ final class SubjectsStressTests: LeakCheckedTestCase {
             sendOneTwoThreeAndComplete(to: source)
             checkEverySubscriberGotOneTwoThree(recorders.values, label: "round \(round)")
             XCTAssertEqual(source.subscriptions.value, 1, "round \(round)")
+            // The completion may have been handed to a racing thread still inside a delivery,
+            // which sends it, then ends the source's subscription: wait for that end, then check
+            // that it came once (an AddressSanitizer run saw the end a moment after the events).
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { source.disposals.value > 0 }, "round \(round)")
             XCTAssertEqual(source.disposals.value, 1, "round \(round): the source subscription ended once")
         }
     }
