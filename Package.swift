@@ -61,6 +61,15 @@ let package = Package(
             dependencies: [.target(name: umbrella), "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
         ),
+        // Other libraries' types (RxSwift's `DisposeBag`, Combine's `AnyCancellable`, …) as a
+        // module imported beside this library declares them, and the test that they keep their
+        // plain names there: the library's hints for those names never make them ambiguous.
+        .target(name: "PeerLookalikes", path: "Tests/PeerLookalikes"),
+        .testTarget(
+            name: "CoexistenceTests",
+            dependencies: [.target(name: umbrella), "PeerLookalikes", "TestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])]
+        ),
         .testTarget(name: "ReadmeTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),
         // Every check of bad input in the library, triggered from one place.
         .testTarget(name: "BadInputCatalogTests", dependencies: ["Tuples", "Disposables", "Schedulers", "Signals", "Sequences", "Subjects", "Command", "TestSupport"]),

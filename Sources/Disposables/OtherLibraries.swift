@@ -23,3 +23,59 @@ extension Disposable {
         bag.add(self)
     }
 }
+
+// Other libraries' type names for a disposable, each an unavailable type alias, so that code typed
+// from memory makes the compiler name ours instead of saying "cannot find 'DisposeBag' in scope".
+// An unavailable declaration never competes with an available one: where a module that defines
+// the real type (RxSwift, ReactiveSwift, Combine or OpenCombine, during a migration) is imported
+// too, the plain name means that module's type, as if these did not exist.
+
+/// RxSwift's `DisposeBag`: ``CompoundDisposable`` here (`bag.add(disposable)`); to dispose with an
+/// owner, the owner's `Lifetime` (module Signals: `lifetime += disposable`).
+@available(*, unavailable, message: "RxSwift's DisposeBag is CompoundDisposable here: bag.add(disposable); to dispose with an owner, use the owner's Lifetime: lifetime += disposable")
+public typealias DisposeBag = CompoundDisposable
+
+/// ReactiveSwift's and RxSwift's `CompositeDisposable`: ``CompoundDisposable`` here.
+@available(*, unavailable, renamed: "CompoundDisposable")
+public typealias CompositeDisposable = CompoundDisposable
+
+/// ReactiveSwift's `AnyDisposable`: ``Disposable`` here, made with the action to run:
+/// `Disposable { … }`.
+@available(*, unavailable, renamed: "Disposable")
+public typealias AnyDisposable = Disposable
+
+/// Combine's `AnyCancellable`: ``Disposable`` here, which does not dispose when released;
+/// ``ScopedDisposable`` does, as `AnyCancellable` cancels on `deinit`; a `Set<AnyCancellable>` is a
+/// ``CompoundDisposable``.
+///
+/// A type of its own, `Hashable` as `AnyCancellable` is, so that `Set<AnyCancellable>` reaches
+/// this error and not "does not conform to protocol 'Hashable'".
+@available(*, unavailable, message: "Combine's AnyCancellable is Disposable here; one that disposes when released is ScopedDisposable(disposable); a Set<AnyCancellable> is a CompoundDisposable: bag.add(disposable)")
+public struct AnyCancellable: Hashable {
+    public init(_ cancel: @escaping () -> Void) {}
+    public func cancel() {}
+    public func store(in set: inout Set<AnyCancellable>) {}
+}
+
+/// Combine's `Cancellable`: ``Disposable`` here (`cancel()` is `dispose()`).
+@available(*, unavailable, message: "Combine's Cancellable is Disposable here, and cancel() is dispose()")
+public typealias Cancellable = Disposable
+
+/// RxSwift's `Disposables.create()`, written with this module's name: `Disposable()` here.
+@available(*, unavailable, message: "RxSwift's Disposables.create() is Disposable() here (a disposable with nothing to do)")
+public func create() -> Disposable {
+    Disposable()
+}
+
+/// RxSwift's `Disposables.create(with:)` (and `Disposables.create { … }`), written with this
+/// module's name: `Disposable { … }` here.
+@available(*, unavailable, message: "RxSwift's Disposables.create { ... } is Disposable { ... } here: the closure runs once, when it is disposed")
+public func create(with dispose: @escaping @Sendable () -> Void) -> Disposable {
+    Disposable(dispose)
+}
+
+/// RxSwift's `Disposables.create(_:_:)` of several disposables: ``CompoundDisposable`` here.
+@available(*, unavailable, message: "RxSwift's Disposables.create(a, b) is CompoundDisposable([a, b]) here")
+public func create(_ first: Disposable, _ others: Disposable...) -> Disposable {
+    CompoundDisposable([first] + others)
+}

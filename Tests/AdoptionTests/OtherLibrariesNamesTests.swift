@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import TestSupport
 import XCTest
@@ -17,11 +10,8 @@ import XCTest
 /// name with a stub, and a user's `extension Signal` that calls `print`, `max` and the other
 /// global functions unqualified.
 ///
-/// One `swiftc -typecheck` run for all the spellings (under a second), started with `posix_spawn`
-/// (see `runChildProcess`). `swiftc` is the one named by `SWIFTC` or `SWIFT_EXEC`, else the one of
-/// the toolchain whose Swift runtime this process runs on, else the first on `PATH`. The modules
-/// are found next to the test binary (`<scratch path>/<configuration>/Modules`), so the check runs
-/// in every build CI makes: debug, release, ThreadSanitizer and AddressSanitizer.
+/// One `swiftc -typecheck` run for all the spellings (under a second), through TestSupport's
+/// `TypeCheck`, which finds the compiler and the running build's modules.
 final class OtherLibrariesNamesTests: XCTestCase {
     /// A peer's spelling, one statement, and the parts of the error it must draw.
     private struct Spelling {
@@ -442,73 +432,14 @@ final class OtherLibrariesNamesTests: XCTestCase {
     }
 
     /// Type-checks `source` as a file of a user's module, outside this package, against the
-    /// modules of the running build.
+    /// modules of the running build (TestSupport's `TypeCheck`).
     private func typecheck(_ source: String) throws -> Typecheck {
-        let compiler = try XCTUnwrap(Toolchain.executable("swiftc", overriddenBy: ["SWIFTC", "SWIFT_EXEC"]), """
-            No swiftc found: set SWIFTC (or SWIFT_EXEC) to the swiftc of the toolchain that built \
-            these tests; none was found beside this process's Swift runtime or on PATH.
-            """)
-        let modules = try XCTUnwrap(Self.builtModules(), """
-            The build's modules (Signals.swiftmodule) were not found next to the test binary \
-            \(Bundle.main.executablePath ?? "?")
-            """)
-        let directory = try XCTUnwrap(Toolchain.makeTemporaryDirectory(prefix: "otherLibrariesNames"), "could not make a temporary directory")
-        let file = directory + "/Spellings.swift"
-        defer {
-            unlink(file)
-            rmdir(directory)
-        }
-        try Toolchain.writeFile(source, to: file)
-        var arguments = ["-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", modules, file]
-        #if os(macOS)
-        // The modules are built for the package's deployment target.
-        #if arch(arm64)
-        arguments += ["-target", "arm64-apple-macosx15.0"]
-        #else
-        arguments += ["-target", "x86_64-apple-macosx15.0"]
-        #endif
-        #endif
-        let outcome = try runChildProcess(compiler, arguments: arguments, timeout: 120)
-        XCTAssertFalse(outcome.timedOut, "\(compiler) did not finish in 120 s")
-        return Typecheck(
-            succeeded: outcome.succeeded,
-            output: outcome.standardError + outcome.standardOutput,
-            errors: Self.errors(in: outcome.standardError, file: file)
-        )
-    }
-
-    /// The errors of `output` (in the compiler's one-line `llvm` style, `path:line:column: error:
-    /// message`) that are located in `file`, by line.
-    private static func errors(in output: String, file: String) -> [Int: [String]] {
+        let outcome = try TypeCheck.run(source: source, fileName: "Spellings.swift", anchor: OtherLibrariesNamesTests.self)
+        XCTAssertFalse(outcome.timedOut, "swiftc did not finish in time")
         var errors: [Int: [String]] = [:]
-        for line in output.split(separator: "\n") {
-            guard let range = line.range(of: "Spellings.swift:") else { continue }
-            let fields = line[range.upperBound...].split(separator: ":", maxSplits: 3)
-            guard fields.count == 4, let number = Int(fields[0]),
-                  fields[2].trimmingCharacters(in: .whitespaces) == "error" else { continue }
-            errors[number, default: []].append(fields[3].trimmingCharacters(in: .whitespaces))
+        for error in outcome.errors(inFileNamed: "Spellings.swift") {
+            errors[error.line, default: []].append(error.message)
         }
-        return errors
-    }
-
-    /// The folder of the running build's `.swiftmodule`s: `Modules` beside the test binary (or its
-    /// bundle on Apple platforms), or, with older SwiftPM, that folder itself.
-    private static func builtModules() -> String? {
-        var starts: [String] = []
-        if let executable = Bundle.main.executablePath { starts.append(executable) }
-        #if canImport(Darwin)
-        starts.append(Bundle(for: OtherLibrariesNamesTests.self).bundlePath)
-        #endif
-        for start in starts {
-            var directory = start
-            for _ in 0..<4 {
-                directory = (directory as NSString).deletingLastPathComponent
-                for candidate in [directory + "/Modules", directory]
-                where access(candidate + "/Signals.swiftmodule", F_OK) == 0 {
-                    return candidate
-                }
-            }
-        }
-        return nil
+        return Typecheck(succeeded: outcome.succeeded, output: outcome.output, errors: errors)
     }
 }

@@ -241,9 +241,13 @@ extension Signal {
     }
 
     /// ReactiveSwift's `SignalProducer(value:)`: `return(_:)` here.
+    ///
+    /// Its parameter is an autoclosure, so that no trailing closure fits it: with a plain `Value`,
+    /// `Signal { try await work() }` where the closure cannot fit ours (its signal cannot fail)
+    /// matched this stub, as a signal of closures, and the compiler named `return(_:)`.
     @available(*, unavailable, renamed: "return(_:)")
-    public convenience init(value: Value) {
-        let signal = Signal.return(value)
+    public convenience init(value: @autoclosure () -> Value) {
+        let signal = Signal.return(value())
         self.init { subscriber in signal.subscribe(subscriber) }
     }
 
@@ -255,12 +259,12 @@ extension Signal {
     }
 
     /// ReactiveSwift's `SignalProducer(values:)`: a `LazyList`'s `signal()` here (module
-    /// `Sequences`), or `concat(_:)` of `return(_:)` signals.
+    /// `Sequences`), or `concat(_:)` of `return(_:)` signals. An autoclosure, as `init(value:)`'s.
     @available(
         *, unavailable,
         message: "LazyList(values).signal() (module Sequences) sends the values of a collection, then completes"
     )
-    public convenience init(values: [Value]) {
+    public convenience init(values: @autoclosure () -> [Value]) {
         unreachableStubBody()
     }
 }

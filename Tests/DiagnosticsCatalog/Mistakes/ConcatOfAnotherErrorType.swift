@@ -1,0 +1,7 @@
+// `concat` of a signal that never fails with one that does.
+// Expect: promoteError(_:)
+import ReactiveCocoaSwift
+
+func concatOfAnotherErrorType(numbers: Signal<Int, Never>, failing: Signal<Int, any Error>) {
+    _ = numbers.concat(failing)
+}

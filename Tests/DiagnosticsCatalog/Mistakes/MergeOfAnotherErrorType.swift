@@ -1,0 +1,7 @@
+// `merge` of a signal that never fails with one that does.
+// Expect: promoteError(_:)
+import ReactiveCocoaSwift
+
+func mergeOfAnotherErrorType(numbers: Signal<Int, Never>, failing: Signal<Int, any Error>) {
+    _ = numbers.merge(failing)
+}

@@ -1,0 +1,7 @@
+// `then` of a signal that never fails with one that does.
+// Expect: promoteError(_:)
+import ReactiveCocoaSwift
+
+func thenOfAnotherErrorType(numbers: Signal<Int, Never>, failing: Signal<Int, any Error>) {
+    _ = numbers.then { failing }
+}

@@ -1,0 +1,7 @@
+// `withLatestFrom` of a signal that never fails with one that does.
+// Expect: promoteError(_:)
+import ReactiveCocoaSwift
+
+func withLatestFromOfAnotherErrorType(numbers: Signal<Int, Never>, failing: Signal<Int, any Error>) {
+    _ = numbers.withLatestFrom(failing)
+}
