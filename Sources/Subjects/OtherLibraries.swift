@@ -51,7 +51,7 @@ public typealias PublishRelay<Element> = Subject<Element, Never>
 @available(*, unavailable, message: "RxRelay's BehaviorRelay(value:) is ObservableValue(initial) here: set .value instead of accept(_:), subscribe to .signal instead of asObservable(); or BehaviorSubject<Element, Never>(value:)")
 public struct BehaviorRelay<Element: Sendable> {
     public init(value: Element) {}
-    public var value: Element { unreachableValue() }
+    public var value: Element { unreachableStubBody() }
     public func accept(_ event: Element) {}
     public func asObservable() -> Signal<Element, Never> { .never }
 }
@@ -79,7 +79,7 @@ public typealias PassthroughSubject<Output, Failure: Error> = Subject<Output, Fa
 @available(*, unavailable, message: "Combine's CurrentValueSubject(initial) is BehaviorSubject<Output, Failure>(value: initial) here; for a value read and written, ObservableValue(initial)")
 public struct CurrentValueSubject<Output, Failure: Error> {
     public init(_ value: Output) {}
-    public var value: Output { unreachableValue() }
+    public var value: Output { unreachableStubBody() }
     public func send(_ input: Output) {}
     public func eraseToAnyPublisher() -> Signal<Output, Failure> { .never }
 }
@@ -90,7 +90,3 @@ public struct CurrentValueSubject<Output, Failure: Error> {
 @available(*, unavailable, message: "ReactiveSwift's MutableProperty(initial) is ObservableValue(initial) here: .value, and .signal for its producer; its read-only view is Property(cell), whose .changes is its signal")
 public typealias MutableProperty<Value: Sendable> = ObservableValue<Value>
 
-/// The value of a member of an unavailable type above: never read, since no code can use the type.
-func unreachableValue<T>() -> T {
-    fatalError("an unavailable stub was called")
-}

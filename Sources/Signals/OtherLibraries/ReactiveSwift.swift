@@ -22,9 +22,10 @@ import Schedulers
 /// The body of a stub that no one call of ours stands for (`share()`), that takes a scheduler of any
 /// type (Combine's `throttle(for:scheduler:latest:)`, which renames to `rateLimit(_:on:latest:)`),
 /// or whose counterpart asks more of the types than the peer's spelling (`deliver(on:)` needs
-/// `Sendable` values; its stubs stay open to any, so that the rename shows first): it never runs, since no code can call an unavailable declaration. Internal, so that no user
-/// sees it.
-func unreachableStubBody() -> Never {
+/// `Sendable` values; its stubs stay open to any, so that the rename shows first), and of the members
+/// of the other libraries' unavailable types (module Subjects's `BehaviorRelay.value`): it never
+/// runs, since no code can call an unavailable declaration. Package-wide, so that no user sees it.
+package func unreachableStubBody() -> Never {
     fatalError("an unavailable stub was called")
 }
 
