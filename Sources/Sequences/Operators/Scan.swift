@@ -32,9 +32,9 @@ extension LazyList {
     /// ```
     ///
     /// Each element of the list is a running value of its own, kept as long as the list is (a
-    /// list is memoised), so each step changes a copy of the one before it: unlike a signal's
-    /// ``Signals/Signal/scan(into:_:)``, this saves nothing over ``scan(_:_:)``; it is here so that the
-    /// same closure fits both.
+    /// list is memoised), so each step changes a copy of the one before it: unlike `Signal`'s
+    /// `scan(into:_:)`, this saves nothing over ``scan(_:_:)``; it is here so that the same
+    /// closure fits both.
     ///
     /// Other libraries: Swift's `reduce(into:_:)` for the last value only; ReactiveSwift's and
     /// RxSwift's `scan(into:…)` on a signal.
