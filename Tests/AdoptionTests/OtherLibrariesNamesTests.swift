@@ -147,6 +147,17 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .message("_ = numbers.share()", "share() is publish().autoconnect() here (module Subjects)"),
         .message("_ = numbers.share(replay: 1)", "share(replay: n) is multicast(ReplaySubject(capacity: n)).autoconnect() here"),
         .message("_ = numbers.asObservable()", "a Signal is already the one signal type"),
+        .message(
+            "_ = failing.asDriver(onErrorJustReturn: 0)",
+            "asDriver(onErrorJustReturn: value) is catch(to: Signal<Value, Never>.return(value)).deliverOnMainThread() here"
+        ),
+        .message("_ = failing.asDriver(onErrorDriveWith: numbers)", "asDriver(onErrorDriveWith: fallback) is catch(to: fallback).deliverOnMainThread() here"),
+        .message("_ = failing.asDriver(onErrorRecover: { _ in numbers })", "asDriver(onErrorRecover: handler) is catch(handler).deliverOnMainThread() here"),
+        .message("_ = numbers.asDriver()", "asDriver() is deliverOnMainThread() here"),
+        .message("_ = numbers.drive(onNext: { print($0) })", "drive(onNext:) is subscribeNextOnMainActor(_:) here"),
+        .message("_ = numbers.drive { print($0) }", "drive(onNext:) is subscribeNextOnMainActor(_:) here"),
+        .message("_ = numbers.drive(onNext: { _ in }, onCompleted: {}, onDisposed: {})", "onDisposed has no counterpart"),
+        .message("_ = numbers.drive(subject)", "drive(observer) is deliverOnMainThread().subscribe(subject) here"),
         .renamed("_ = Signal<Int, Never>.just(1)", to: "return(_:)"),
         .message("_ = Signal<Int, Never>.of(1, 2, 3)", "LazyList([a, b, c]).signal() (module Sequences)"),
         .message("_ = Signal<Int, Never>.from([1, 2, 3])", "LazyList(elements).signal() (module Sequences)"),
@@ -168,6 +179,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
     ]
 
     private static let combine: [Spelling] = [
+        .renamed("_ = numbers.combineLatest(other)", to: "combineLatest(with:)"),
+        .message("_ = numbers.combineLatest(other, other)", "a.combineLatest(b, c) is Signal.combineLatest(a, b, c) here"),
+        .message("_ = numbers.combineLatest(other) { $0 + $1 }", "a.combineLatest(b) { x, y in … } is a.combineLatest(with: b).map { x, y in … } here"),
         .renamed("_ = numbers.collect(3)", to: "buffer(count:)"),
         .renamed("_ = numbers.debounce(for: 0.3, scheduler: scheduler)", to: "throttle(_:on:)"),
         .renamed("_ = numbers.debounce(for: .seconds(0.3), scheduler: scheduler)", to: "throttle(_:on:)"),
@@ -241,6 +255,9 @@ final class OtherLibrariesNamesTests: XCTestCase {
         // RxSwift's `reduce(_:accumulator:)`: a second stub would make `reduce(0) { … }`
         // ambiguous; the label error leads to the one stub, which renames.
         Spelling(code: "_ = numbers.reduce(0, accumulator: +)", expected: ["argument label 'accumulator:' in call"]),
+        // RxSwift's `scan(into:accumulator:)`: the label error shows ours, `scan(into:_:)`, and
+        // without the label the call is ours.
+        Spelling(code: "_ = numbers.scan(into: 0, accumulator: { $0 += $1 })", expected: ["argument label", "accumulator:"]),
     ]
 
     func testPeerSpellings_drawTheErrorThatNamesOurs() throws {
@@ -391,6 +408,24 @@ final class OtherLibrariesNamesTests: XCTestCase {
                 _ = numbers.distinctUntilChanged(by: ==)
                 _ = optionals.ignoreNil()
                 _ = numbers.aggregate(0, +)
+                _ = numbers.scan(0, +)
+                _ = numbers.scan(into: 0) { $0 += $1 }
+                _ = numbers.scan(into: [Int]()) { running, value in running.append(value) }
+                _ = numbers.combinePrevious(0) { $1 - $0 }
+                _ = numbers.combinePrevious(0, -)
+                _ = numbers.combinePrevious(0)
+                let pairs: Signal<(previous: Int, current: Int), Never> = numbers.combinePrevious(0)
+                _ = pairs.map { $0.current - $0.previous }
+                _ = numbers.combineLatest(with: other)
+                _ = Signal.combineLatest(numbers, other)
+                _ = Signal.combineLatest(numbers, other, numbers)
+                _ = Signal.combineLatest(numbers, optionals.map { $0 ?? 0 > 0 })
+                _ = Signal.combineLatest([numbers, other])
+                let combined: Signal<(Int, Int), Never> = .combineLatest(numbers, other)
+                _ = combined
+                _ = failing.catch(to: Signal<Int, Never>.return(0)).deliverOnMainThread()
+                _ = failing.catch { _ in numbers }.deliver(on: .main)
+                _ = Property(initial: 0, then: failing.catch(to: .return(0))).signal.deliverOnMainThread()
                 _ = numbers.all { $0 > 0 }
                 _ = numbers.any { $0 > 0 }
                 _ = numbers.collect()
@@ -417,8 +452,12 @@ final class OtherLibrariesNamesTests: XCTestCase {
                 subject.sendCompleted()
             }
             """
-        let result = try typecheck(source)
+        // Timed too: an overload a stub adds (the instance `combineLatest(_:)` beside the static
+        // pack form) must not send the solver into a search that takes seconds. Each of these
+        // expressions takes a few milliseconds; the limit is far above that, for loaded machines.
+        let result = try typecheck(source, extraArguments: ["-Xfrontend", "-warn-long-expression-type-checking=2000"])
         XCTAssertTrue(result.succeeded, "our own calls no longer type-check:\n\(result.output)")
+        XCTAssertFalse(result.output.contains("to type-check"), "an expression took more than 2 s to type-check:\n\(result.output)")
     }
 
     // MARK: - Running the compiler
@@ -433,8 +472,8 @@ final class OtherLibrariesNamesTests: XCTestCase {
 
     /// Type-checks `source` as a file of a user's module, outside this package, against the
     /// modules of the running build (TestSupport's `TypeCheck`).
-    private func typecheck(_ source: String) throws -> Typecheck {
-        let outcome = try TypeCheck.run(source: source, fileName: "Spellings.swift", anchor: OtherLibrariesNamesTests.self)
+    private func typecheck(_ source: String, extraArguments: [String] = []) throws -> Typecheck {
+        let outcome = try TypeCheck.run(source: source, fileName: "Spellings.swift", extraArguments: extraArguments, anchor: OtherLibrariesNamesTests.self)
         XCTAssertFalse(outcome.timedOut, "swiftc did not finish in time")
         var errors: [Int: [String]] = [:]
         for error in outcome.errors(inFileNamed: "Spellings.swift") {

@@ -153,9 +153,26 @@ final class OperatorTests: LeakCheckedTestCase {
             var running = 0
             return input.enumerated().map { running += $1 * $0; return running }
         })
+        check("scan(into:)", { $0.scan(into: 10) { $0 += $1 } }, { input in
+            var running = 10
+            return input.map { running += $0; return running }
+        })
         check("combinePrevious", { $0.combinePrevious(100) { $1 - $0 } }, { input in
             zip([100] + input, input).map { $1 - $0 }
         })
+    }
+
+    func testScanInto_eachElementIsARunningValueOfItsOwn() {
+        // Each element keeps its own running value, and so does each walk of the list.
+        let list = LazyList([1, 2, 3]).scan(into: [Int]()) { running, element in running.append(element) }
+        XCTAssertEqual(list.array, [[1], [1, 2], [1, 2, 3]])
+        XCTAssertEqual(list.array, [[1], [1, 2], [1, 2, 3]])
+        XCTAssertEqual(LazyList<Int>([]).scan(into: 0) { $0 += $1 }.array, [])
+        // Lazy: nothing past what is read runs.
+        let calls = Counter()
+        let infinite = LazyList(1...).scan(into: 0) { running, element in calls.increment(); running += element }
+        XCTAssertEqual(infinite.take(3).array, [1, 3, 6])
+        XCTAssertEqual(calls.value, 3)
     }
 
     func testDistinctUntilChanged() {

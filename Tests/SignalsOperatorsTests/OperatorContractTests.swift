@@ -66,6 +66,8 @@ final class OperatorContractTests: LeakCheckedTestCase {
         ("take(untilTrue:)", { signal, token in signal.take(untilTrue: { _ = token; return $0 >= 100 }) }),
         ("scan", { signal, token in signal.scan(0) { _, value in _ = token; return value } }),
         ("combinePrevious", { signal, token in signal.combinePrevious(0) { _, value in _ = token; return value } }),
+        ("scan(into:)", { signal, token in signal.scan(into: 0) { running, value in _ = token; running = value } }),
+        ("combinePrevious(_:)", { signal, token in signal.combinePrevious(0).map { _ = token; return $0.current } }),
         ("distinctUntilChanged", { signal, token in signal.distinctUntilChanged { _, _ in _ = token; return false } }),
         ("startWith", { signal, _ in signal.startWith(1).skip(1) }),
         ("flattenMap", { signal, token in signal.flattenMap { _ = token; return .return($0) } }),

@@ -23,6 +23,34 @@ extension LazyList {
         scanning(start, combine).keepingEagerness(of: self)
     }
 
+    /// The running results of `update`, which changes a copy of the running value in place:
+    /// `initial` changed by `update(&running, e0)`, then that changed by `update(&running, e1)`, …
+    ///
+    /// ```swift
+    /// LazyList(["a", "b", "a"]).scan(into: [String: Int]()) { counts, word in counts[word, default: 0] += 1 }.array
+    /// // [["a": 1], ["a": 1, "b": 1], ["a": 2, "b": 1]]
+    /// ```
+    ///
+    /// Each element of the list is a running value of its own, kept as long as the list is (a
+    /// list is memoised), so each step changes a copy of the one before it: unlike `Signal`'s
+    /// `scan(into:_:)`, this saves nothing over ``scan(_:_:)``; it is here so that the same
+    /// closure fits both.
+    ///
+    /// Other libraries: Swift's `reduce(into:_:)` for the last value only; ReactiveSwift's and
+    /// RxSwift's `scan(into:…)` on a signal.
+    ///
+    /// New; RAC 2.5 has none.
+    public func scan<Running>(
+        into initial: Running,
+        _ update: @escaping @Sendable (inout Running, Element) -> Void
+    ) -> LazyList<Running> {
+        scanning(initial) { running, element, _ in
+            var next = running
+            update(&next, element)
+            return next
+        }.keepingEagerness(of: self)
+    }
+
     /// One stage for the whole scan; each node's input is where it reads, the running value
     /// before it and its index, handed over to the step as `filter`'s is.
     private func scanning<Running>(

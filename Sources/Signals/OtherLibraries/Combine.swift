@@ -8,13 +8,36 @@ import Schedulers
 // or `.milliseconds(300)`, or as a number of seconds: each timed stub comes with a `Duration`
 // (which those build) and with a `TimeInterval`. Combine's `print(_:)` gets no stub: inside any
 // `extension Signal`, an unqualified `print` would find it instead of the standard library's
-// (`debug(_:)` and `logAll()` are ours). Neither do `zip(_:)` (the global `zip`) nor
-// `combineLatest(_:)` (ours is `Signal.combineLatest(_:)`, and an instance method of that name
-// would share its overloads). `collect(_:)` with a count renames to `buffer(count:)`; `collect()`
+// (`debug(_:)` and `logAll()` are ours). Neither does `zip(_:)` (the global `zip`).
+// The instance `combineLatest(_:)` does, beside our static `Signal.combineLatest(_:)` of the same
+// labels: an unavailable declaration ranks below an available one that fits, so
+// `Signal.combineLatest(a, b)` still picks ours (OtherLibrariesNamesTests type-checks it beside
+// the stubs, and times it). `collect(_:)` with a count renames to `buffer(count:)`; `collect()`
 // is ours (RAC 2.5's `-collect`), as Combine's is, and `collect(.byTimeOrCount(…))` has no stub
 // (it would need Combine's strategy type): it is `buffer(count:interval:on:)` here.
 
 extension Signal {
+    /// Combine's `combineLatest(_:)` on a publisher: `combineLatest(with:)` here, or the static
+    /// `Signal.combineLatest(_:)` with both.
+    @available(*, unavailable, renamed: "combineLatest(with:)")
+    public func combineLatest<U>(_ other: Signal<U, Failure>) -> Signal<(Value, U), Failure> {
+        combineLatest(with: other)
+    }
+
+    /// Combine's `combineLatest(_:_:)` with two more publishers: the static
+    /// `Signal.combineLatest(_:)` with all three here.
+    @available(*, unavailable, message: "a.combineLatest(b, c) is Signal.combineLatest(a, b, c) here")
+    public func combineLatest<U, W>(_ second: Signal<U, Failure>, _ third: Signal<W, Failure>) -> Signal<(Value, U, W), Failure> {
+        Signal<(Value, U, W), Failure>.combineLatest(self, second, third)
+    }
+
+    /// Combine's `combineLatest(_:_:)` with a transform: `combineLatest(with:)` then `map(_:)`
+    /// here.
+    @available(*, unavailable, message: "a.combineLatest(b) { x, y in … } is a.combineLatest(with: b).map { x, y in … } here")
+    public func combineLatest<U, R>(_ other: Signal<U, Failure>, _ transform: @escaping @Sendable (Value, U) -> R) -> Signal<R, Failure> {
+        combineLatest(with: other).map { transform($0.0, $0.1) }
+    }
+
     /// Combine's `collect(_:)` with a count: `buffer(count:)` here (`collect()` gathers every
     /// value, as Combine's does).
     @available(*, unavailable, renamed: "buffer(count:)")

@@ -293,6 +293,74 @@ extension Signal {
         self
     }
 
+    /// RxSwift's (RxCocoa's) `asDriver(onErrorJustReturn:)`: a signal that cannot fail,
+    /// delivered on the main thread, is `catch(to:)` then `deliverOnMainThread()` here; a shared
+    /// latest value, as a `Driver` replays it, is a `Property` of module `Subjects`.
+    @available(
+        *, unavailable,
+        message: "asDriver(onErrorJustReturn: value) is catch(to: Signal<Value, Never>.return(value)).deliverOnMainThread() here (or deliver(on: .main)); to share one subscription and its latest value as a Driver does, make a Property(initial: value, then: signal.catch(to: .return(value))) (module Subjects) and use property.signal.deliverOnMainThread()"
+    )
+    public func asDriver(onErrorJustReturn value: Value) -> Signal<Value, Never> {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxCocoa's) `asDriver(onErrorDriveWith:)`: `catch(to:)` with the other signal,
+    /// then `deliverOnMainThread()`, here.
+    @available(
+        *, unavailable,
+        message: "asDriver(onErrorDriveWith: fallback) is catch(to: fallback).deliverOnMainThread() here, with a fallback Signal<Value, Never> (or deliver(on: .main)); a Property (module Subjects) shares one subscription and its latest value as a Driver does"
+    )
+    public func asDriver(onErrorDriveWith fallback: Signal<Value, Never>) -> Signal<Value, Never> {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxCocoa's) `asDriver(onErrorRecover:)`: `catch(_:)` with the handler, then
+    /// `deliverOnMainThread()`, here.
+    @available(
+        *, unavailable,
+        message: "asDriver(onErrorRecover: handler) is catch(handler).deliverOnMainThread() here, with a handler that returns a Signal<Value, Never> (or deliver(on: .main)); a Property (module Subjects) shares one subscription and its latest value as a Driver does"
+    )
+    public func asDriver(onErrorRecover handler: @escaping @Sendable (Failure) -> Signal<Value, Never>) -> Signal<Value, Never> {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxCocoa's) `asDriver()`: `deliverOnMainThread()` of a signal that cannot fail
+    /// here.
+    @available(
+        *, unavailable,
+        message: "asDriver() is deliverOnMainThread() here (or deliver(on: .main)), on a Signal<Value, Never>: catch(to:) or catch(_:) its errors first; Property(initial:then:) (module Subjects) shares one subscription and its latest value as a Driver does"
+    )
+    public func asDriver() -> Signal<Value, Never> {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxCocoa's) `drive(onNext:onCompleted:onDisposed:)`: `subscribeNextOnMainActor(_:)`
+    /// and `subscribeOnMainActor(next:error:completed:)` here.
+    @available(
+        *, unavailable,
+        message: "drive(onNext:) is subscribeNextOnMainActor(_:) here, and drive(onNext:onCompleted:) subscribeOnMainActor(next:completed:), delivered on the main thread (deliverOnMainThread().subscribe(next:completed:) with closures that are not main-actor ones); onDisposed has no counterpart: disposal is silent"
+    )
+    @discardableResult
+    public func drive(
+        onNext: (@Sendable (Value) -> Void)? = nil,
+        onCompleted: (@Sendable () -> Void)? = nil,
+        onDisposed: (@Sendable () -> Void)? = nil
+    ) -> Disposable {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxCocoa's) `drive(_:)`, with an observer or a relay: `deliverOnMainThread()`
+    /// then `subscribe(_:)` a subject here, or `ObservableValue`'s `bind(from:)` (module
+    /// `Subjects`).
+    @available(
+        *, unavailable,
+        message: "drive(observer) is deliverOnMainThread().subscribe(subject) here, for a Subject or a Subscriber; for an ObservableValue (module Subjects), value.bind(from: signal.deliverOnMainThread())"
+    )
+    @discardableResult
+    public func drive<Target: AnyObject>(_ target: Target) -> Disposable {
+        unreachableStubBody()
+    }
+
     /// RxSwift's `Observable.just(_:)`: `return(_:)` here.
     @available(*, unavailable, renamed: "return(_:)")
     public static func just(_ element: Value) -> Signal {
