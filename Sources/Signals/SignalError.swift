@@ -1,7 +1,8 @@
 /// The errors the library itself raises.
 ///
 /// Operators that can fail on their own (`timeout(_:on:)`, `Signal.switch(_:cases:default:)`)
-/// send one of these when their `Failure` can hold it: `SignalError` itself or `any Error`.
+/// send one of these when their `Failure` can hold it: `SignalError` itself or `any Error`; a
+/// bounded `pace` fails with the error its policy names, ``backlogFull`` where the type allows.
 ///
 /// RAC 2.5: `RACSignalErrorDomain`'s codes.
 public enum SignalError: Error, Equatable, Sendable {
@@ -15,4 +16,11 @@ public enum SignalError: Error, Equatable, Sendable {
     ///
     /// RAC 2.5: `RACSignalErrorNoMatchingCase`.
     case noMatchingCase(String)
+
+    /// A bounded ``Signal/pace(_:on:bufferingAtMost:whenFull:)`` received a value with its
+    /// backlog full, and its policy, `.fail(.backlogFull)`, was to fail: the error you pass that
+    /// policy when the failure type is `SignalError` or `any Error`.
+    ///
+    /// New; RAC 2.5 has none.
+    case backlogFull
 }

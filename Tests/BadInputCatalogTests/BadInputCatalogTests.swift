@@ -168,6 +168,17 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
             ("throttle on immediate", "throttle(_:on:valuesPassing:) cannot run on Scheduler.immediate", { _ = never.throttle(0.3, on: .immediate) }),
             ("rateLimit", "rateLimit(_:on:latest:) needs an interval of zero or more, got -1.0", { _ = never.rateLimit(-1, on: test) }),
             ("rateLimit on immediate", "rateLimit(_:on:latest:) cannot run on Scheduler.immediate", { _ = never.rateLimit(1, on: .immediate) }),
+            ("pace", "pace(_:on:) needs an interval of zero or more, got nan", { _ = never.pace(.nan, on: test) }),
+            ("pace on immediate", "pace(_:on:) cannot run on Scheduler.immediate", { _ = never.pace(1, on: .immediate) }),
+            ("pace bounded", "pace(_:on:bufferingAtMost:whenFull:) needs an interval of zero or more, got -1.0", {
+                _ = never.pace(-1, on: test, bufferingAtMost: 1, whenFull: .dropNewest)
+            }),
+            ("pace bounded on immediate", "pace(_:on:bufferingAtMost:whenFull:) cannot run on Scheduler.immediate", {
+                _ = never.pace(1, on: .immediate, bufferingAtMost: 1, whenFull: .dropOldest)
+            }),
+            ("pace limit", "pace(_:on:bufferingAtMost:whenFull:) needs a limit of 1 or more, got 0", {
+                _ = never.pace(1, on: test, bufferingAtMost: 0, whenFull: .fail(.first))
+            }),
             ("retry with a delay", "retry(_:delay:on:) needs a count of zero (no limit) or more, got -2", { _ = never.retry(-2, delay: .constant(1), on: test) }),
             ("retry delay, constant", "retry(_:delay:on:) needs a delay of zero or more, got -1.0", { _ = never.retry(3, delay: .constant(-1), on: test) }),
             ("retry delay, initial", "retry(_:delay:on:) needs an initial delay of zero or more, got -1.0", { _ = never.retry(3, delay: .exponential(initial: -1), on: test) }),
@@ -279,7 +290,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 44,
+        "checkInput(": 45,
         "badInput(": 13,
         "checkDate(": 3,
         "checkDelay(": 3,

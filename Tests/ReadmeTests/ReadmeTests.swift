@@ -392,6 +392,7 @@ final class ReadmeTests: LeakCheckedTestCase {
             Signal<String, Never>.return(text.uppercased()).delay(1, on: scheduler)
         }                                // a new text cancels the lookup for the one before
         let scrolls = texts.rateLimit(0.5, on: scheduler)               // at most one value per 0.5 s
+        let requests = texts.pace(0.5, on: scheduler)                   // every value, 0.5 s apart
         let attempts = Signal<String, URLError>.error(URLError(.timedOut))
             .retry(3, delay: .exponential(initial: 1), on: scheduler)  // waits 1 s, 2 s, then 4 s before each retry
         // End of README
@@ -411,6 +412,7 @@ final class ReadmeTests: LeakCheckedTestCase {
 
         let suggested = scheduler.record(suggestions)
         let scrolled = scheduler.record(scrolls)
+        let requested = scheduler.record(requests)
         let tried = scheduler.record(attempts)
         textInput.sendNext("r")
         textInput.sendNext("ra")
@@ -425,6 +427,9 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(suggested.events.map(\.event), [.next("RACS"), .completed])
         XCTAssertEqual(suggested.events.map(\.time), [1.6, 1.6])
         XCTAssertEqual(scrolled.values, ["r", "rac", "racs"])
+        // Every text, 0.5 s apart; "racs", sent at 0.6 s, waits behind "rac", and completion behind it.
+        XCTAssertEqual(requested.events.map(\.event), [.next("r"), .next("ra"), .next("rac"), .next("racs"), .completed])
+        XCTAssertEqual(requested.events.map(\.time), [0, 0.5, 1, 1.5, 1.5])
         XCTAssertEqual(tried.events.map(\.time), [7], "three retries, after 1 s, 2 s and 4 s, then the error")
         XCTAssertEqual(batches.events.last?.isFinished, true)
         XCTAssertEqual(batches.values, [[5, 6], [7]])

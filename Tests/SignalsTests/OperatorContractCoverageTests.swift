@@ -37,6 +37,8 @@ final class OperatorContractCoverageTests: XCTestCase {
         "Signal.throttle(_:on:)": "a debounce: a value waits until the interval passes without a newer one (no row's clock moves), so only 3 comes, at completion; throttle(_:on:valuesPassing:) has the row",
         "Signal.throttle(_:)": "a debounce on the scheduler current at each value: a value waits, so only the last comes; throttle(_:valuesPassing:) has the row",
         "Signal.rateLimit(_:on:latest:)": "sends the first value, then holds or drops the others until a window ends on the scheduler, which no row's clock does",
+        "Signal.pace(_:on:)": "sends the first value, then holds the others, and completion, until an interval ends on the scheduler (Scheduler.immediate stops the program), which no row's clock does",
+        "Signal.pace(_:on:bufferingAtMost:whenFull:)": "sends the first value, then holds the others, and completion, until an interval ends on the scheduler, which no row's clock does",
         "Signal.delay(_:)": "waits on the scheduler current where each value is sent (the main queue, in a test), so nothing comes in the subscribing call; delay(_:on:) has the row, with Scheduler.immediate",
         // Send something other than the values, which no row can turn back into 1, 2, 3.
         "Signal.any()": "answers one Bool, and completes at the first value",

@@ -288,6 +288,17 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                 sync: [.next(1), .next(3), .completed], hot: [.next(1), .next(3)]),
             row("rateLimit(_:on:latest:) keeping the first", { $0.rateLimit(1, on: ThreadMatrix.clock, latest: false) },
                 sync: [.next(1), .completed], hot: [.next(1)]),
+            // The first value leaves at once; 2 and 3 wait, one interval each, for the clock's
+            // move, and the synchronous source's completion waits behind them.
+            row("pace(_:on:)", { $0.pace(1, on: ThreadMatrix.clock) },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            // One value may wait: 3 finds 2 waiting, and is dropped, replaces it, or fails.
+            row("pace(_:on:bufferingAtMost:whenFull:) dropping the newest", { $0.pace(1, on: ThreadMatrix.clock, bufferingAtMost: 1, whenFull: .dropNewest) },
+                sync: [.next(1), .next(2), .completed], hot: [.next(1), .next(2)]).inRounds(ThreadMatrix.lightRounds),
+            row("pace(_:on:bufferingAtMost:whenFull:) dropping the oldest", { $0.pace(1, on: ThreadMatrix.clock, bufferingAtMost: 1, whenFull: .dropOldest) },
+                sync: [.next(1), .next(3), .completed], hot: [.next(1), .next(3)]).inRounds(ThreadMatrix.lightRounds),
+            row("pace(_:on:bufferingAtMost:whenFull:) failing", { $0.pace(1, on: ThreadMatrix.clock, bufferingAtMost: 1, whenFull: .fail(.second)) },
+                sync: [.next(1), .error(.second)], hot: [.next(1), .error(.second)]).inRounds(ThreadMatrix.lightRounds),
             // A real interval on the current (or a background) scheduler: the values depend on timing.
             row("throttle(_:) on the current scheduler", { $0.throttle(0.001) },
                 sync: nil, hot: nil),

@@ -36,6 +36,10 @@ extension Signal {
     /// of values sends nothing until it pauses; `rateLimit` sends one value per interval
     /// throughout.
     ///
+    /// Both drop values. Where every value must arrive (a server's or an API client's requests),
+    /// spaced, use ``pace(_:on:)``: it sends every value, in order, at most one per interval,
+    /// queueing the rest, with a bounded form, ``pace(_:on:bufferingAtMost:whenFull:)``.
+    ///
     /// Other libraries: RxSwift's `throttle(_:latest:scheduler:)` (the same rules, except that
     /// RxSwift delays completion until the window ends, to send the value waiting then);
     /// ReactiveSwift's `throttle(_:on:)` (like `latest: true`, but it sends every value on the

@@ -49,15 +49,25 @@ extension Signal {
     /// sink starts, through one ``Subscriber`` into the sink `makeSink` builds, so that the sink is
     /// called one event at a time, in order, and keeps its state without a lock.
     ///
-    /// - Parameter capturingCurrentScheduler: Whether each value carries ``Scheduler/current`` as
-    ///   it was on the thread that sent it, for operators that schedule on it.
+    /// - Parameters:
+    ///   - capturingCurrentScheduler: Whether each value carries ``Scheduler/current`` as it was
+    ///     on the thread that sent it, for operators that schedule on it.
+    ///   - holdingCompletion: Whether the source's completion reaches the sink as
+    ///     ``TimedEvent/completed``, leaving the subscription and its timers running until the sink
+    ///     calls ``TimerSink/complete()`` (`pace`, which completes once its backlog is sent), rather
+    ///     than ending the subscription at once.
     package func timed<Output>(
         capturingCurrentScheduler: Bool,
+        holdingCompletion: Bool = false,
         _ makeSink: @escaping (Sink<Output, Failure>) -> TimerSink<Value, Output, Failure>
     ) -> Signal<Output, Failure> {
         let makeSink = UncheckedSendable(makeSink)
         return Signal<Output, Failure>(producer: { downstream -> Disposable? in
-            self.subscribeTimed(makeSink.value(downstream), capturingCurrentScheduler: capturingCurrentScheduler)
+            self.subscribeTimed(
+                makeSink.value(downstream),
+                capturingCurrentScheduler: capturingCurrentScheduler,
+                holdingCompletion: holdingCompletion
+            )
         })
     }
 
@@ -68,23 +78,27 @@ extension Signal {
         waiting interval: TimeInterval,
         on scheduler: Scheduler,
         checkedAs operatorName: @autoclosure () -> String,
+        holdingCompletion: Bool = false,
         _ makeSink: @escaping (Sink<Output, Failure>) -> TimerSink<Value, Output, Failure>
     ) -> Signal<Output, Failure> {
         checkInterval(interval, of: operatorName())
         checkScheduler(scheduler, of: operatorName())
-        return timed(capturingCurrentScheduler: false, makeSink)
+        return timed(capturingCurrentScheduler: false, holdingCompletion: holdingCompletion, makeSink)
     }
 
-    /// Subscribes `sink` as `timed(capturingCurrentScheduler:_:)` does.
+    /// Subscribes `sink` as `timed(capturingCurrentScheduler:holdingCompletion:_:)` does.
     private func subscribeTimed<Output>(
         _ sink: TimerSink<Value, Output, Failure>,
-        capturingCurrentScheduler: Bool
+        capturingCurrentScheduler: Bool,
+        holdingCompletion: Bool
     ) -> Disposable {
         let input = Subscriber<TimedEvent<Value>, Failure>(sink)
         sink.input = input
         sink.attach(input.disposable)
         input.disposable.add(sink.timer)
-        input.disposable.add(attachSink(TimedInputSink(input, capturingCurrentScheduler: capturingCurrentScheduler)))
+        input.disposable.add(attachSink(TimedInputSink(
+            input, capturingCurrentScheduler: capturingCurrentScheduler, holdingCompletion: holdingCompletion
+        )))
         return input.disposable
     }
 }
@@ -136,25 +150,36 @@ private final class RelaySink<Value, Failure: Error>: PassthroughSubscriberSink<
 /// The input side of ``Signal/timed(capturingCurrentScheduler:_:)``: wraps each value of the
 /// source as a ``TimedEvent`` for the sink's subscriber, with the scheduler current where it was
 /// sent when asked; the source's subscription joins that subscriber's disposable before the first
-/// event, as ``RelaySink``'s does.
+/// event, as ``RelaySink``'s does. With `holdingCompletion`, the source's completion goes to the
+/// sink as an event like the others, ``TimedEvent/completed``, and the subscription runs on.
 private final class TimedInputSink<Value, Failure: Error>: PassthroughSubscriberSink<Value, TimedEvent<Value>, Failure>, @unchecked Sendable {
     private let capturingCurrentScheduler: Bool
+    private let holdingCompletion: Bool
 
-    init(_ input: Subscriber<TimedEvent<Value>, Failure>, capturingCurrentScheduler: Bool) {
+    init(_ input: Subscriber<TimedEvent<Value>, Failure>, capturingCurrentScheduler: Bool, holdingCompletion: Bool) {
         self.capturingCurrentScheduler = capturingCurrentScheduler
+        self.holdingCompletion = holdingCompletion
         super.init(input)
     }
 
     override func receive(_ value: Value) {
         output.sendNext(.value(value, capturingCurrentScheduler ? Scheduler.current : nil))
     }
+
+    override func receiveCompleted() {
+        guard holdingCompletion else { return super.receiveCompleted() }
+        output.sendNext(.completed)
+    }
 }
 
 /// What reaches a ``TimerSink``: a value of the source, with the scheduler current where it was
-/// sent when the operator asked for it, or the firing of one of the sink's timers.
+/// sent when the operator asked for it, the firing of one of the sink's timers, or, for an
+/// operator that holds completion back (`timed(capturingCurrentScheduler:holdingCompletion:_:)`),
+/// the source's completion.
 package enum TimedEvent<Value> {
     case value(Value, Scheduler?)
     case timer(UInt64)
+    case completed
 }
 
 /// The sink of an operator with state shared between its source and a timer (throttle, buffer).
@@ -192,12 +217,32 @@ package class TimerSink<Value, Output, Failure: Error>: PassthroughSink<TimedEve
     /// The timer started last has fired.
     func timerFired() {}
 
+    /// The source has completed, and the operator holds completion back: the subscription and
+    /// its timer run on until the sink calls ``complete()``. Here, completes at once.
+    func sourceCompleted() {
+        complete()
+    }
+
+    /// Ends the subscription with completion, after the event under way: disposes the source's
+    /// subscription and the timer, then calls ``receiveCompleted()``.
+    final func complete() {
+        input?.sendCompleted()
+    }
+
+    /// Ends the subscription with `error`, after the event under way: disposes the source's
+    /// subscription and the timer, then calls ``receive(error:)``.
+    final func fail(_ error: Failure) {
+        input?.sendError(error)
+    }
+
     package final override func receive(_ event: TimedEvent<Value>) {
         switch event {
         case let .value(value, current):
             receive(value: value, current: current)
         case let .timer(generation):
             if generation == self.generation { timerFired() }
+        case .completed:
+            sourceCompleted()
         }
     }
 }

@@ -19,7 +19,8 @@ extension Signal {
     ///
     /// This is RAC 2.5's `throttle`. RAC 4's (ReactiveSwift's) `throttle` is a rate limiter instead,
     /// which sends the first value at once and then at most one per interval (here
-    /// ``rateLimit(_:on:latest:)``); its debounce is called `debounce`.
+    /// ``rateLimit(_:on:latest:)``); its debounce is called `debounce`. Both drop values: to send
+    /// every value, spaced at most one per interval, use ``pace(_:on:)``.
     ///
     /// RAC 2.5: `-throttle:` (which waits on the current scheduler, or a background one; here the
     /// scheduler is given).

@@ -59,7 +59,8 @@ extension Signal {
     }
 
     /// Combine's `throttle(for:scheduler:latest:)`, a rate limiter: `rateLimit(_:on:latest:)`
-    /// here, where `throttle(_:on:)` is RAC 2.5's debounce.
+    /// here, where `throttle(_:on:)` is RAC 2.5's debounce. Both drop values; `pace(_:on:)` sends
+    /// every value, spaced (Combine has no such operator).
     @available(
         *, unavailable, renamed: "rateLimit(_:on:latest:)",
         message: "Combine's throttle limits the rate; throttle(_:on:) here is RAC 2.5's, a debounce (Combine's debounce)"

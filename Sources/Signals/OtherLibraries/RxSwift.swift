@@ -25,7 +25,8 @@ extension Signal {
     }
 
     /// RxSwift's `throttle(_:latest:scheduler:)`, a rate limiter: `rateLimit(_:on:latest:)` here,
-    /// where `throttle(_:on:)` is RAC 2.5's debounce.
+    /// where `throttle(_:on:)` is RAC 2.5's debounce. Both drop values; `pace(_:on:)` sends every
+    /// value, spaced (RxSwift has no such operator).
     @available(
         *, unavailable, renamed: "rateLimit(_:on:latest:)",
         message: "RxSwift's throttle limits the rate; throttle(_:on:) here is RAC 2.5's, a debounce (RxSwift's debounce)"
