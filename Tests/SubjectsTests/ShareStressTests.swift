@@ -6,7 +6,7 @@ import Subjects
 import TestSupport
 import XCTest
 
-/// `share(replay:)` under races of 8 threads, `Stress.rounds` rounds each:
+/// `share(replay:)` under races of 8 threads, `Stress.rounds` rounds each (40 under a sanitizer):
 ///
 /// - Subscriptions and disposals churning on 8 threads while one subscriber stays: the source is
 ///   subscribed once, and the one that stays gets what is sent afterwards.
@@ -23,7 +23,7 @@ import XCTest
 /// each subscription is made inside the racing call, not later on the subscription scheduler.
 final class ShareStressTests: LeakCheckedTestCase {
     func testShare_churningOnEightThreadsWhileOneStays_subscribesTheSourceOnce() {
-        Stress.forEachRound("share: churn while one stays") { round in
+        forEachRound("share: churn while one stays") { round in
             let source = DrivenSource<TestError>()
             let shared = source.signal.share(replay: round % 2)
             let stays = shared.record()
@@ -42,7 +42,7 @@ final class ShareStressTests: LeakCheckedTestCase {
     }
 
     func testShare_churningOnEightThreads_endsEveryConnection_andTheNextSubscriberConnects() {
-        Stress.forEachRound("share: churn") { round in
+        forEachRound("share: churn") { round in
             let source = DrivenSource<TestError>()
             let shared = source.signal.share(replay: round % 2)
             race(threads: 8) { index in
@@ -75,7 +75,7 @@ final class ShareStressTests: LeakCheckedTestCase {
     }
 
     func testShare_theLastSubscriberLeavingWhileANewOneArrives_neverLeavesItOnAnEndedConnection() {
-        Stress.forEachRound("share: last out races the next in") { round in
+        forEachRound("share: last out races the next in") { round in
             let source = DrivenSource<TestError>()
             let shared = source.signal.share(replay: 1)
             let leaving = shared.record()
@@ -104,7 +104,7 @@ final class ShareStressTests: LeakCheckedTestCase {
     }
 
     func testShare_subscribersRacingASender_getOnlyTheirOwnConnectionsValues() {
-        Stress.forEachRound("share: each connection's values") { round in
+        forEachRound("share: each connection's values") { round in
             // Each connection tags the pipe's values with its own number: value = number * 1_000 + n.
             let (pipe, input) = Signal<Int, TestError>.pipe()
             let connections = Lock(0)
@@ -145,7 +145,7 @@ final class ShareStressTests: LeakCheckedTestCase {
     }
 
     func testShare_aSynchronousSourceSubscribedFromEightThreads_givesEachSubscriberItsValueAndCompletion() {
-        Stress.forEachRound("share: synchronous source from eight threads") { round in
+        forEachRound("share: synchronous source from eight threads") { round in
             let subscriptions = Counter()
             let shared = Signal<Int, TestError> { subscriber in
                 subscriptions.increment()
@@ -171,3 +171,14 @@ final class ShareStressTests: LeakCheckedTestCase {
 
 /// Made current on the racing threads so that their subscriptions are made at once.
 private let current = QueueScheduler(name: "share stress")
+
+/// `Stress.forEachRound`, with fewer rounds under a sanitizer: 40 instead of 200, which keep
+/// the five races within about 20 s of CI's ThreadSanitizer run (200 took 84 s); every variant a
+/// round cycles through (`round % 2`, `round % 3`) still comes back many times.
+private func forEachRound(_ shape: String, file: StaticString = #filePath, line: UInt = #line, _ body: (_ round: Int) -> Void) {
+    for round in 0..<BuildKind.raceRounds(optimized: Stress.rounds, debug: Stress.rounds, sanitized: 40) {
+        withWatchdog(seconds: Stress.roundSeconds, "\(shape), round \(round)", file: file, line: line) {
+            body(round)
+        }
+    }
+}
