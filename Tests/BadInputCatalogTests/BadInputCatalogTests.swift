@@ -271,6 +271,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     func testSubjects() {
         assertStops([
             ("ReplaySubject capacity", "ReplaySubject(capacity:) needs a capacity of zero or more, got -1", { _ = ReplaySubject<Int, Never>(capacity: -1) }),
+            ("share replay", "share(replay:) needs a count of zero or more, got -1", { _ = Signal<Int, Never>.never.share(replay: -1) }),
             ("bind to itself", "ObservableValue.bind(to:) needs another cell than the one bound, got the cell itself", {
                 let cell = ObservableValue(0)
                 _ = cell.bind(to: cell)
