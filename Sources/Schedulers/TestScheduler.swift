@@ -37,6 +37,11 @@ public final class TestScheduler: Scheduler, DatedScheduling, @unchecked Sendabl
 
     private let state: Lock<State>
 
+    /// The date the virtual clock read when this scheduler was made: time zero of ``clock``.
+    ///
+    /// RxTest has none (its clock starts at 0); new.
+    public let clockStart: Date
+
     /// A test scheduler whose clock reads `startDate`.
     public convenience init(startDate: Date = TestScheduler.startDate) {
         self.init(startDate: startDate, runawayLimit: 10_000_000)
@@ -46,6 +51,7 @@ public final class TestScheduler: Scheduler, DatedScheduling, @unchecked Sendabl
     /// `runawayLimit` blocks, so that the package's tests reach that check in milliseconds.
     package init(startDate: Date = TestScheduler.startDate, runawayLimit: Int) {
         state = Lock(State(now: startDate))
+        clockStart = startDate
         self.runawayLimit = runawayLimit
         super.init(name: "ReactiveCocoaSwift.test")
     }
@@ -53,6 +59,17 @@ public final class TestScheduler: Scheduler, DatedScheduling, @unchecked Sendabl
     /// The virtual time: the due date of the last block run, or the last date advanced to.
     public override var now: Date {
         state.withLock { $0.now }
+    }
+
+    /// The virtual time as seconds on this scheduler's clock: how far ``now`` is past
+    /// ``clockStart``. `0` for a new scheduler, `200` once advanced by 200 seconds.
+    ///
+    /// This is the clock that `start(created:subscribed:disposed:_:)` (module `Signals`) and the
+    /// subscriptions of its test signals are timed by, as RxTest's virtual times are.
+    ///
+    /// RxTest: `TestScheduler.clock` (in ticks; here seconds).
+    public var clock: TimeInterval {
+        now.timeIntervalSince(clockStart)
     }
 
     /// Whether no block is waiting; disposed blocks do not count, blocks for a date that never

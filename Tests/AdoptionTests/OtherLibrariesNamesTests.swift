@@ -46,6 +46,7 @@ final class OtherLibrariesNamesTests: XCTestCase {
             nested: Signal<Signal<Int, Never>, Never>,
             optionals: Signal<Int?, Never>,
             scheduler: Scheduler,
+            testScheduler: TestScheduler,
             input: Subscriber<Int, Never>,
             failingInput: Subscriber<Int, any Error>,
             subject: Subject<Int, Never>,
@@ -174,6 +175,11 @@ final class OtherLibrariesNamesTests: XCTestCase {
         .message("_ = numbers.publish().refCount()", "publish().refCount() is share() here, on the signal itself"),
         .renamed("_ = numbers.observe(on: scheduler)", to: "deliver(on:)"),
         .message("Disposable {}.disposed(by: bag)", "add it to a CompoundDisposable: bag.add(disposable)"),
+        // RxTest's, on its TestScheduler.
+        .message("_ = testScheduler.createObserver(Int.self)", "start(created:subscribed:disposed:_:) or record(_:) subscribe a signal"),
+        .renamed("_ = testScheduler.createHotObservable([Recorded<Int, Never>.next(210, 1)])", to: "createHotSignal(_:)"),
+        .renamed("_ = testScheduler.createColdObservable([Recorded<Int, Never>.next(10, 1), .completed(20)])", to: "createColdSignal(_:)"),
+        .renamed("testScheduler.start()", to: "run()"),
     ]
 
     private static let combine: [Spelling] = [
@@ -356,9 +362,15 @@ final class OtherLibrariesNamesTests: XCTestCase {
                 nested: Signal<Signal<Int, Never>, Never>,
                 optionals: Signal<Int?, Never>,
                 scheduler: Scheduler,
+                testScheduler: TestScheduler,
                 input: Subscriber<Int, Never>,
                 subject: Subject<Int, Never>
             ) {
+                _ = testScheduler.start { numbers }
+                _ = testScheduler.start(created: 0, subscribed: 0, disposed: 10) { numbers }
+                _ = testScheduler.createHotSignal([Recorded<Int, Never>.next(210, 1)])
+                _ = testScheduler.createColdSignal("-a|", values: ["a": 1])
+                testScheduler.run()
                 _ = numbers.subscribe()
                 _ = numbers.subscribe { print($0) }
                 _ = numbers.subscribe(next: { _ in }, error: { _ in }, completed: {})

@@ -37,6 +37,7 @@ final class StubRegistryTests: XCTestCase {
         ("SubscriberProtocol", "on a subscriber"),
         ("MulticastConnection", "on a `MulticastConnection`"),
         ("Disposable", "on a disposable"),
+        ("TestScheduler", "on a `TestScheduler`"),
     ]
 
     /// A stub: an unavailable public member, and the libraries its doc comment names.

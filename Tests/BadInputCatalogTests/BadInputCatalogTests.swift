@@ -266,6 +266,37 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
         ])
     }
 
+    // MARK: Signals: the virtual-time harness
+
+    func testVirtualTimeHarness() {
+        let start = "TestScheduler.start(created:subscribed:disposed:_:)"
+        assertStops([
+            ("start: a NaN time", "\(start) needs finite times, got created 100.0, subscribed nan, disposed 1000.0", {
+                _ = TestScheduler().start(subscribed: .nan) { Signal<Int, Never>.empty }
+            }),
+            ("start: an infinite time", "\(start) needs finite times, got created 100.0, subscribed 200.0, disposed inf", {
+                _ = TestScheduler().start(disposed: .infinity) { Signal<Int, Never>.empty }
+            }),
+            ("start: created after subscribed", "\(start) needs created <= subscribed <= disposed, got created 300.0, subscribed 200.0, disposed 1000.0", {
+                _ = TestScheduler().start(created: 300) { Signal<Int, Never>.empty }
+            }),
+            ("start: disposed before subscribed", "\(start) needs created <= subscribed <= disposed, got created 100.0, subscribed 200.0, disposed 150.0", {
+                _ = TestScheduler().start(disposed: 150) { Signal<Int, Never>.empty }
+            }),
+            ("start: a time the clock has passed", "\(start) needs times still to come on the clock, which reads 150.0 s, got created 100.0, subscribed 200.0, disposed 1000.0", {
+                let scheduler = TestScheduler()
+                scheduler.advance(by: 150)
+                _ = scheduler.start { Signal<Int, Never>.empty }
+            }),
+            ("createHotSignal: a NaN time", "TestScheduler.createHotSignal(_:) needs times that are numbers, got next(1) at nan s", {
+                _ = TestScheduler().createHotSignal([Recorded<Int, Never>.next(.nan, 1)])
+            }),
+            ("createColdSignal: a NaN time", "TestScheduler.createColdSignal(_:) needs times that are numbers, got completed at nan s", {
+                _ = TestScheduler().createColdSignal([Recorded<Int, Never>.completed(.nan)])
+            }),
+        ])
+    }
+
     // MARK: Subjects
 
     func testSubjects() {
@@ -291,7 +322,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 45,
+        "checkInput(": 50,
         "badInput(": 13,
         "checkDate(": 3,
         "checkDelay(": 3,

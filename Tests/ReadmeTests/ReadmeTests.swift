@@ -530,6 +530,25 @@ final class ReadmeTests: LeakCheckedTestCase {
         XCTAssertEqual(recording.events.map(\.time), [5, 10, 10])
     }
 
+    func testVirtualTimeHarness() {
+        // README: Testing with marbles (the view model's harness)
+        let clock = TestScheduler()
+        let typing: TestSignal<String, Never> = clock.createHotSignal([.next(210, "r"), .next(210.25, "re"), .next(212, "rea")])
+        let asked = Recorder<String>()        // a fake's call log, safe from any thread
+        let search: @Sendable (String) -> Signal<[String], Never> = { text in
+            asked.record(text)
+            return .return([text + "ct"])
+        }
+        let shown = clock.start { typing.throttle(0.5, on: clock).flatMapLatest(search) }
+        // shown.events == [.next(210.75, ["rect"]), .next(212.5, ["react"])], at absolute virtual times
+        // asked.values == ["re", "rea"]; typing.subscriptions == [.init(200, 1000)]
+        // End of README
+
+        XCTAssertEqual(shown.events, [.next(210.75, ["rect"]), .next(212.5, ["react"])])
+        XCTAssertEqual(asked.values, ["re", "rea"])
+        XCTAssertEqual(typing.subscriptions, [.init(200, 1000)])
+    }
+
     /// The repository explains itself to someone who has only it: every relative link of its
     /// Markdown files names a file or folder it has, and no text file points at the team's
     /// documents outside it or at its issue tracker.
@@ -603,7 +622,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // way (by path), and CI builds it.
         let isManifest = { (block: String) in block.hasPrefix("// swift-tools-version") || block.hasPrefix(".package(") }
         XCTAssertEqual(blocks.filter(isManifest).count, 2)
-        XCTAssertEqual(blocks.count, 22)
+        XCTAssertEqual(blocks.count, 23)
         for block in blocks where !isManifest(block) {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

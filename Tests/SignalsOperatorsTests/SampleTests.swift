@@ -123,6 +123,6 @@ final class SampleTests: LeakCheckedTestCase {
         let failed = scheduler.record(endless.sample(failingTicks))
         scheduler.run()
         XCTAssertNil(failed.mismatch(expected: "--a#", values: values, error: .second))
-        XCTAssertEqual(endless.subscriptions, [.init(subscribed: 0, disposed: 3)])
+        XCTAssertEqual(endless.subscriptions, [.init(5, 8)], "on the scheduler's clock, which the first run left at 5")
     }
 }

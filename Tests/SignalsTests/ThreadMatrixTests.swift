@@ -509,6 +509,16 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
                         : playedAtOnce { $0.createHotSignal("^-a|", values: ["a": value], error: TestError.first) }
                 }
             }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("TestScheduler.createColdSignal(_:) from timed events, one per value", { source in
+                source.flattenMap { value -> Signal<Int, TestError> in
+                    ThreadMatrix.clock.createColdSignal([Recorded<Int, TestError>.next(1, value), .completed(1)])
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("TestScheduler.createHotSignal(_:) from events at absolute times, on a scheduler of its own, one per value", { source in
+                source.flattenMap { value -> Signal<Int, TestError> in
+                    playedAtOnce { $0.createHotSignal([Recorded<Int, TestError>.next(1, value), .completed(2)]) }
+                }
+            }, sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("Signal.return, Signal.empty and Signal.error, one per value", { source in
                 source.flattenMap { value -> Signal<Int, TestError> in
                     switch value {

@@ -22,20 +22,9 @@ public final class Counter: Sendable {
     }
 }
 
-/// A thread-safe list that records what happened, in order, for comparing whole sequences.
-public final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Lock<[Element]>([])
-
-    public init() {}
-
-    /// Everything recorded so far, in order.
-    public var values: [Element] { elements.withLock { $0 } }
-
-    /// Appends `element`.
-    public func record(_ element: Element) {
-        elements.withLock { $0.append(element) }
-    }
-}
+/// A thread-safe list that records what happened, in order, for comparing whole sequences: the
+/// library's own test recorder, so that the package's tests use what its users do.
+public typealias Recorder = Signals.Recorder
 
 /// An object to capture in closures and watch with a weak reference: when the closure is
 /// released, so is the token.

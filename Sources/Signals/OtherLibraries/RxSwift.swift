@@ -427,3 +427,41 @@ extension SubscriberProtocol {
         }
     }
 }
+
+// RxTest's spellings on its `TestScheduler`, which is ours too (module Schedulers): the methods
+// that make test signals and observers have other names here.
+extension TestScheduler {
+    /// RxSwift's (RxTest's) `createObserver(_:)`: `start(created:subscribed:disposed:_:)` or
+    /// `record(_:)` here, which subscribe a signal and keep its events with their virtual times;
+    /// a fake's call log is a `Recorder`.
+    @available(
+        *, unavailable,
+        message: "start(created:subscribed:disposed:_:) or record(_:) subscribe a signal and return its events with their times; a Recorder keeps a fake's calls"
+    )
+    public func createObserver<Element>(_ type: Element.Type) -> Never {
+        unreachableStubBody()
+    }
+
+    /// RxSwift's (RxTest's) `createHotObservable(_:)`: `createHotSignal(_:)` here, from events
+    /// at absolute virtual times, or `createHotSignal(_:values:error:frame:)` from a marble
+    /// diagram.
+    @available(*, unavailable, renamed: "createHotSignal(_:)")
+    public func createHotObservable<Value: Sendable, Failure>(_ events: [Recorded<Value, Failure>]) -> TestSignal<Value, Failure> {
+        createHotSignal(events)
+    }
+
+    /// RxSwift's (RxTest's) `createColdObservable(_:)`: `createColdSignal(_:)` here, from events
+    /// at times after each subscription, or `createColdSignal(_:values:error:frame:)` from a
+    /// marble diagram.
+    @available(*, unavailable, renamed: "createColdSignal(_:)")
+    public func createColdObservable<Value: Sendable, Failure>(_ events: [Recorded<Value, Failure>]) -> TestSignal<Value, Failure> {
+        createColdSignal(events)
+    }
+
+    /// RxSwift's (RxTest's) `start()`, which runs the virtual clock: `run()` here;
+    /// `start(created:subscribed:disposed:_:)` is RxTest's `start { … }`.
+    @available(*, unavailable, renamed: "run()")
+    public func start() {
+        run()
+    }
+}

@@ -38,7 +38,11 @@ extension TestScheduler {
 ///
 /// RAC 2.5 has none; new, after RxSwift's `Recorded`.
 public struct Recorded<Value, Failure: Error>: CustomStringConvertible {
-    /// Seconds of virtual time from the start of the recording.
+    /// Seconds of virtual time from the recording's ``SignalRecording/startDate``: from the
+    /// `record(_:)` call for a recording it made; on the scheduler's clock (absolute virtual
+    /// time, `TestScheduler.clock`) for one made by `start(created:subscribed:disposed:_:)` and
+    /// for the events given to `createHotSignal(_:)`; from each subscription for those given to
+    /// `createColdSignal(_:)`.
     public var time: TimeInterval
     /// The event.
     public var event: Event<Value, Failure>
@@ -77,10 +81,13 @@ extension Recorded: Sendable where Value: Sendable {}
 /// The events a signal sent under a `TestScheduler` (module `Schedulers`), with their virtual times, and their
 /// marble diagram.
 ///
-/// Made by ``Schedulers/TestScheduler/record(_:)``, which subscribes at once; the recording holds the
-/// subscription until the signal ends or ``dispose()`` is called. Times count from that call, in
-/// seconds of the scheduler's virtual time; an event that comes after the scheduler is gone gets
-/// the time `nan`.
+/// Made by ``Schedulers/TestScheduler/record(_:)``, which subscribes at once, or by
+/// ``Schedulers/TestScheduler/start(created:subscribed:disposed:_:)``, which subscribes at
+/// `subscribed`; the recording holds the subscription until the signal ends or ``dispose()`` is
+/// called. Times are seconds of the scheduler's virtual time from ``startDate``: from the call of
+/// `record(_:)` (relative times), or, for `start`, from the scheduler's `clockStart` (absolute
+/// times, on `TestScheduler.clock`, as RxTest's are). An event that comes after the scheduler is
+/// gone gets the time `nan`.
 ///
 /// Compare ``events`` with exact times, or the diagram with
 /// ``mismatch(expected:values:error:frame:)`` when values and errors are `Equatable`; for other
@@ -88,30 +95,44 @@ extension Recorded: Sendable where Value: Sendable {}
 ///
 /// RAC 2.5 has none; new, after RxSwift's `TestableObserver`.
 public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
-    /// The scheduler's date when recording began: time zero.
+    /// Time zero of the recorded times: the scheduler's date when `record(_:)` was called, or,
+    /// for a recording of `start(created:subscribed:disposed:_:)`, the scheduler's `clockStart`,
+    /// so that its times are absolute virtual times.
     public let startDate: Date
 
     private let log: Log
-    private let subscription: Disposable
+    /// The subscription, put in when it is made: at once for `record(_:)`, at `subscribed` for
+    /// `start(created:subscribed:disposed:_:)`.
+    private let subscription = SerialDisposable()
 
-    init(_ signal: Signal<Value, Failure>, on scheduler: TestScheduler) {
-        let start = scheduler.now
-        let log = Log(scheduler: scheduler, start: start)
+    convenience init(_ signal: Signal<Value, Failure>, on scheduler: TestScheduler) {
+        self.init(timedFrom: scheduler.now, on: scheduler)
+        subscribe(to: signal, on: scheduler)
+    }
+
+    /// A recording that has not subscribed yet, whose times count from `start`.
+    init(timedFrom start: Date, on scheduler: TestScheduler) {
         startDate = start
-        self.log = log
+        log = Log(scheduler: scheduler, start: start)
+    }
+
+    /// Subscribes to `signal`, with `scheduler` current; once ``dispose()`` has been called,
+    /// the subscription is disposed as it is made.
+    func subscribe(to signal: Signal<Value, Failure>, on scheduler: TestScheduler) {
         // The subscription's closures hold the log, not the recording, which holds the
         // subscription: no cycle keeps an unfinished recording alive. With the test scheduler
         // current, `Scheduler.subscription` subscribes here and now on any thread, not later on
         // a background scheduler (Swift Testing runs tests off the main thread).
-        var subscription: Disposable?
+        let log = log
+        var made: Disposable?
         scheduler.performAsCurrentScheduler {
-            subscription = signal.subscribe(
+            made = signal.subscribe(
                 next: { log.append(.next($0)) },
                 error: { log.append(.error($0)) },
                 completed: { log.append(.completed) }
             )
         }
-        self.subscription = subscription!
+        subscription.disposable = made
     }
 
     /// Every event so far, with its time, in the order they came.
@@ -124,12 +145,14 @@ public final class SignalRecording<Value: Sendable, Failure: Error>: Sendable {
         log.events.compactMap(\.event.value)
     }
 
-    /// Whether the subscription has ended, by a terminal event or by ``dispose()``.
+    /// Whether the subscription has ended, by a terminal event or by ``dispose()``; `false`
+    /// before a recording of ``Schedulers/TestScheduler/start(created:subscribed:disposed:_:)``
+    /// has subscribed.
     public var isDisposed: Bool {
-        subscription.isDisposed
+        subscription.isDisposed || subscription.disposable?.isDisposed == true
     }
 
-    /// Ends the subscription; nothing more is recorded.
+    /// Ends the subscription, or the one still to be made; nothing more is recorded.
     public func dispose() {
         subscription.dispose()
     }

@@ -133,6 +133,82 @@ extension TestScheduler {
         makeHotSignal(marbles, values: values, error: nil, frame: frame, function: "TestScheduler.createHotSignal(_:values:frame:)")
     }
 
+    /// A hot signal that sends `events` once, each at its time on this scheduler's clock, to
+    /// whoever is subscribed when it comes: RxTest's hot observable.
+    ///
+    /// Each event is sent when the scheduler reaches `clockStart + time` (absolute virtual time,
+    /// ``Schedulers/TestScheduler/clock``), events of the same time in the order given; those
+    /// whose time the clock has passed are sent at once, before anyone can subscribe, so they
+    /// matter only when they end the signal. Nothing follows a terminal event. Subscribe as for
+    /// ``createColdSignal(_:values:error:frame:)``: in ``Schedulers/TestScheduler/start(created:subscribed:disposed:_:)``,
+    /// through ``Schedulers/TestScheduler/record(_:)``, or inside `performAsCurrentScheduler`.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let typed: TestSignal<String, Never> = scheduler.createHotSignal([.next(150, "r"), .next(210, "re"), .completed(300)])
+    /// scheduler.start { typed }.events   // [.next(210, "re"), .completed(300)]
+    /// ```
+    ///
+    /// - Parameter events: The events, each with its time in seconds on the clock.
+    /// - Returns: A hot signal, as ``Signal/pipe()`` makes, that logs its subscriptions.
+    ///
+    /// A time that is NaN stops the program with a message naming this function and the event.
+    ///
+    /// RAC 2.5 has none; new, after RxTest's `TestScheduler.createHotObservable(_:)`.
+    public func createHotSignal<Value: Sendable, Failure>(_ events: [Recorded<Value, Failure>]) -> TestSignal<Value, Failure> {
+        for recorded in events {
+            checkInput(!recorded.time.isNaN, "TestScheduler.createHotSignal(_:) needs times that are numbers, got \(recorded)")
+        }
+        let (pipe, input) = Signal<Value, Failure>.pipe()
+        let clock = clock
+        for recorded in events {
+            if recorded.time < clock {
+                input.sendEvent(recorded.event)
+            } else {
+                schedule(after: clockStart.addingTimeInterval(recorded.time)) { input.sendEvent(recorded.event) }
+            }
+        }
+        return TestSignal(on: self) { subscriber in pipe.subscribe(subscriber) }
+    }
+
+    /// A cold signal that sends `events`, each subscription from its own start, each event at its
+    /// time after the subscription: RxTest's cold observable.
+    ///
+    /// Each subscription schedules the events anew: an event of time `t` is sent `t` seconds after
+    /// the subscription (a time of zero or less: at the subscription's time, but not inside
+    /// `subscribe`), events of the same time in the order given; nothing follows a terminal event.
+    /// Disposing a subscription cancels what it has not sent yet. Subscribe as for
+    /// ``createColdSignal(_:values:error:frame:)``.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let reply: TestSignal<[String], Never> = scheduler.createColdSignal([.next(2, ["rac"]), .completed(2)])
+    /// scheduler.start { reply }.events   // [.next(202, ["rac"]), .completed(202)]
+    /// ```
+    ///
+    /// - Parameter events: The events, each with its time in seconds after the subscription.
+    /// - Returns: A signal whose events come from this scheduler's blocks, and that logs its
+    ///   subscriptions.
+    ///
+    /// A time that is NaN stops the program with a message naming this function and the event.
+    ///
+    /// RAC 2.5 has none; new, after RxTest's `TestScheduler.createColdObservable(_:)`.
+    public func createColdSignal<Value: Sendable, Failure>(_ events: [Recorded<Value, Failure>]) -> TestSignal<Value, Failure> {
+        for recorded in events {
+            checkInput(!recorded.time.isNaN, "TestScheduler.createColdSignal(_:) needs times that are numbers, got \(recorded)")
+        }
+        return TestSignal(on: self) { subscriber in
+            let start = self.now
+            let scheduled = CompoundDisposable()
+            for recorded in events {
+                scheduled.add(self.schedule(after: start.addingTimeInterval(max(recorded.time, 0))) {
+                    subscriber.sendEvent(recorded.event)
+                })
+            }
+            return scheduled
+        }
+    }
+
     private func makeColdSignal<Value: Sendable, Failure>(
         _ marbles: String,
         values: [Character: Value],
@@ -183,10 +259,13 @@ extension TestScheduler {
 ///
 /// ```swift
 /// let source = scheduler.createColdSignal("-a-b-c|", values: ["a": 1, "b": 2, "c": 3], error: MyError.boom)
-/// let recording = scheduler.record(source.take(2))
-/// scheduler.run()
-/// source.subscriptions   // [0.0 s to 3.0 s]: take(2) let go of it with b
+/// let recording = scheduler.start { source.take(2) }
+/// source.subscriptions   // [(200.0 s, 203.0 s)]: take(2) let go of it with b
+/// XCTAssertEqual(source.subscriptions, [.init(200, 203)])
 /// ```
+///
+/// The times are the scheduler's clock (``Schedulers/TestScheduler/clock``, seconds since its
+/// `clockStart`), as RxTest's subscriptions are, whenever the signal was made.
 ///
 /// Made by ``Schedulers/TestScheduler/createColdSignal(_:values:error:frame:)`` and
 /// ``Schedulers/TestScheduler/createHotSignal(_:values:error:frame:)``; use it as any other signal.
@@ -196,7 +275,14 @@ extension TestScheduler {
 // `@unchecked Sendable` restates `Signal`'s; the one stored property this class adds, the log,
 // is `Sendable` and guards its array with a lock.
 public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
-    /// When a subscription began and ended, in seconds of virtual time since the signal was made.
+    /// When a subscription began and ended, in seconds on the scheduler's clock
+    /// (``Schedulers/TestScheduler/clock``): absolute virtual times.
+    ///
+    /// Write the expected ones as RxTest's `Subscription(200, 1000)`:
+    /// `XCTAssertEqual(source.subscriptions, [.init(200, 1000)])`, and `.init(200)` for one still
+    /// going. It prints as `(200.0 s, 1000.0 s)` or `(200.0 s, still going)`.
+    ///
+    /// RAC 2.5 has none; new, after RxTest's `Subscription`.
     public struct Subscription: Hashable, Sendable, CustomStringConvertible {
         /// When `subscribe` was called.
         public var subscribed: TimeInterval
@@ -210,9 +296,15 @@ public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
             self.disposed = disposed
         }
 
-        /// `0.0 s to 2.0 s`, or `0.0 s, still going`.
+        /// A subscription from `subscribed` to `disposed` (`nil`: still going), as RxTest's
+        /// `Subscription(200, 1000)` is written.
+        public init(_ subscribed: TimeInterval, _ disposed: TimeInterval? = nil) {
+            self.init(subscribed: subscribed, disposed: disposed)
+        }
+
+        /// `(200.0 s, 1000.0 s)`, or `(200.0 s, still going)`.
         public var description: String {
-            disposed.map { "\(subscribed) s to \($0) s" } ?? "\(subscribed) s, still going"
+            "(\(subscribed) s, \(disposed.map { "\($0) s" } ?? "still going"))"
         }
     }
 
@@ -231,24 +323,22 @@ public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
         }
     }
 
-    /// Every subscription so far, in the order they were made.
+    /// Every subscription so far, in the order they were made, timed on the scheduler's clock.
     public var subscriptions: [Subscription] {
         log.subscriptions.withLock { $0 }
     }
 
-    /// The subscriptions to a test signal, timed by its scheduler from the signal's making.
+    /// The subscriptions to a test signal, timed on its scheduler's clock.
     private final class SubscriptionLog: Sendable {
         private let scheduler: TestScheduler
-        private let start: Date
         let subscriptions = Lock<[Subscription]>([])
 
         init(scheduler: TestScheduler) {
             self.scheduler = scheduler
-            start = scheduler.now
         }
 
         func subscribed() -> Int {
-            let time = scheduler.now.timeIntervalSince(start)
+            let time = scheduler.clock
             return subscriptions.withLock { subscriptions in
                 subscriptions.append(Subscription(subscribed: time))
                 return subscriptions.count - 1
@@ -256,7 +346,7 @@ public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
         }
 
         func disposed(_ index: Int) {
-            let time = scheduler.now.timeIntervalSince(start)
+            let time = scheduler.clock
             subscriptions.withLock { $0[index].disposed = time }
         }
     }
