@@ -38,6 +38,29 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         super.init()
     }
 
+    /// The sink of a public `subscribe` to `signal` made at `file`:`line`: while
+    /// ``SignalDiagnostics/isTrackingSubscriptions`` is on, its `completed` closure carries the
+    /// subscription's ``SubscriptionTracking/Record``, let go of with the other closures. Off, the
+    /// only cost is the load of the flag; the value path is the same either way.
+    @usableFromInline
+    package init(
+        next: (@Sendable (Value) -> Void)?,
+        error: (@Sendable (Failure) -> Void)?,
+        completed: (@Sendable () -> Void)?,
+        subscribedTo signal: AnyObject,
+        file: StaticString,
+        line: UInt
+    ) {
+        self.next = next
+        self.error = error
+        if SubscriptionTracking.mayRecord, let record = SubscriptionTracking.record(of: signal, file: file, line: line) {
+            self.completed = SubscriptionTracking.completed(completed, carrying: record)
+        } else {
+            self.completed = completed
+        }
+        super.init()
+    }
+
     package override func attach(_ upstream: Disposable) {
         if handle == nil { handle = SubscriptionDisposable() }
         handle?.keep(upstream, attached: true)

@@ -94,14 +94,28 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// A subscriber that has already terminated still makes the signal run its work, but the
     /// subscription is disposed at once, as in RAC 2.5.
     ///
+    /// - Parameters:
+    ///   - subscriber: What receives the disposable, then the events.
+    ///   - file: Where the subscription is made, for ``SignalDiagnostics/liveSubscriptions``;
+    ///     leave it to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the subscription.
     ///
     /// RAC 2.5: `-subscribe:`.
     @discardableResult
-    public final func subscribe<Target: SubscriberProtocol>(_ subscriber: Target) -> Disposable
+    public final func subscribe<Target: SubscriberProtocol>(
+        _ subscriber: Target,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable
     where Target.Value == Value, Target.Failure == Failure {
         let subscription = CompoundDisposable()
         subscriber.didSubscribe(with: subscription)
+        // Tracked, the subscription's compound carries its record: let go of when it is disposed
+        // (a terminal event disposes a `Subscriber`'s) or freed.
+        if SubscriptionTracking.mayRecord, let record = SubscriptionTracking.record(of: self, file: file, line: line) {
+            subscription.add(Disposable { withExtendedLifetime(record) {} })
+        }
         // The sink adds the upstream subscription when it is attached, before any event; adding
         // what `attachSink` returns too covers a producer that ended without attaching (adding the
         // same disposable twice only disposes it twice, which does nothing the second time).
@@ -117,10 +131,17 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// The closures run on the thread that sends each event. For closures that touch a
     /// `@MainActor` object or other main-actor state, use
-    /// ``subscribeOnMainActor(next:error:completed:)``: it delivers on the main actor, and its
+    /// ``subscribeOnMainActor(next:error:completed:file:line:)``: it delivers on the main actor, and its
     /// closures are isolated to it. The compiler cannot point there itself: given such a closure,
     /// it reports main-actor state used from a `@Sendable` closure, not this method's name.
     ///
+    /// - Parameters:
+    ///   - next: Called with each value.
+    ///   - error: Called with the error; nothing follows it.
+    ///   - completed: Called when the signal completes; nothing follows it.
+    ///   - file: Where the subscription is made, for ``SignalDiagnostics/liveSubscriptions``;
+    ///     leave it to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the subscription; nothing is called after it is disposed.
     ///
     /// RAC 2.5: `-subscribeNext:error:completed:` and its shorter forms.
@@ -128,42 +149,65 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     public final func subscribe(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (Failure) -> Void)? = nil,
-        completed: (@Sendable () -> Void)? = nil
+        completed: (@Sendable () -> Void)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Disposable {
         // The subscription's own disposable (see ``ClosureSink``): it disposes the upstream
         // subscription, or stands for one that ended while it was made.
-        let sink = ClosureSink(next: next, error: error, completed: completed)
+        let sink = ClosureSink(next: next, error: error, completed: completed, subscribedTo: self, file: file, line: line)
         return sink.subscription(returned: attachSink(sink))
     }
 
     /// Subscribes with a closure for values.
     ///
     /// The closure runs on the thread that sends each value. For a closure that touches a
-    /// `@MainActor` object or other main-actor state, use ``subscribeNextOnMainActor(_:)``: it
+    /// `@MainActor` object or other main-actor state, use ``subscribeNextOnMainActor(_:file:line:)``: it
     /// delivers on the main actor, and its closure is isolated to it. The compiler cannot point
     /// there itself: given such a closure, it reports main-actor state used from a `@Sendable`
     /// closure, not this method's name.
     ///
+    /// `file` and `line` say where the subscription is made, for
+    /// ``SignalDiagnostics/liveSubscriptions``: leave them to their defaults.
+    ///
     /// RAC 2.5: `-subscribeNext:`.
     @discardableResult
-    public final func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> Disposable {
-        subscribe(next: next)
+    public final func subscribeNext(
+        _ next: @escaping @Sendable (Value) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable {
+        subscribe(next: next, file: file, line: line)
     }
 
     /// Subscribes with a closure for the error.
     ///
+    /// `file` and `line` say where the subscription is made, for
+    /// ``SignalDiagnostics/liveSubscriptions``: leave them to their defaults.
+    ///
     /// RAC 2.5: `-subscribeError:`.
     @discardableResult
-    public final func subscribeError(_ error: @escaping @Sendable (Failure) -> Void) -> Disposable {
-        subscribe(error: error)
+    public final func subscribeError(
+        _ error: @escaping @Sendable (Failure) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable {
+        subscribe(error: error, file: file, line: line)
     }
 
     /// Subscribes with a closure for completion.
     ///
+    /// `file` and `line` say where the subscription is made, for
+    /// ``SignalDiagnostics/liveSubscriptions``: leave them to their defaults.
+    ///
     /// RAC 2.5: `-subscribeCompleted:`.
     @discardableResult
-    public final func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> Disposable {
-        subscribe(completed: completed)
+    public final func subscribeCompleted(
+        _ completed: @escaping @Sendable () -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable {
+        subscribe(completed: completed, file: file, line: line)
     }
 
     /// The name given with ``named(_:)`` while debugging was on, else `nil`.
@@ -176,12 +220,14 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Names the signal for debugging and returns it.
     ///
     /// The name is built only when ``SignalDebug/isEnabled`` is on (or the
-    /// `RAC_DEBUG_SIGNAL_NAMES` environment variable is set); otherwise this costs one check.
+    /// `RAC_DEBUG_SIGNAL_NAMES` environment variable is set), or while
+    /// ``SignalDiagnostics/isTrackingSubscriptions`` is on, which lists live subscriptions by their
+    /// signals' names; otherwise this costs one check.
     ///
     /// RAC 2.5: `-setNameWithFormat:`.
     @discardableResult
     public func named(_ name: @autoclosure () -> String) -> Self {
-        if SignalDebug.isEnabled { SignalDebug.setName(name(), of: self) }
+        if SignalDebug.keepsNames { SignalDebug.setName(name(), of: self) }
         return self
     }
 

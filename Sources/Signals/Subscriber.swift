@@ -47,7 +47,7 @@ public final class Subscriber<Value, Failure: Error>: SubscriberProtocol, @unche
 
     /// A subscriber that calls the given closures; each is optional.
     ///
-    /// Subscribe it to a signal with ``Signal/subscribe(_:)``.
+    /// Subscribe it to a signal with ``Signal/subscribe(_:file:line:)``.
     ///
     /// RAC 2.5: `+subscriberWithNext:error:completed:`.
     public convenience init(

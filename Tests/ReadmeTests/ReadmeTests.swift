@@ -516,6 +516,26 @@ final class ReadmeTests: LeakCheckedTestCase {
         withExtendedLifetime(input) {}
     }
 
+    func testFindingLeaks_whichSubscriptions() {
+        let wasTracking = SignalDiagnostics.isTrackingSubscriptions
+        defer { SignalDiagnostics.isTrackingSubscriptions = wasTracking }
+        // README: Finding leaks, which
+        SignalDiagnostics.isTrackingSubscriptions = true
+        let (queries, search) = Signal<String, Never>.pipe()
+        let forgotten = queries.named("search").map { $0.lowercased() }.subscribe(next: { _ in })
+        print(SignalDiagnostics.report())
+        // 1 live:
+        //   `[search] -map:` subscribed at App/SearchScreen.swift:41
+        let report = SignalDiagnostics.report()
+        forgotten.dispose()
+        // SignalDiagnostics.liveSubscriptions no longer lists it
+        // End of README
+
+        XCTAssertTrue(report.contains("`[search] -map:` subscribed at ReadmeTests/ReadmeTests.swift:\(#line - 9)"), report)
+        XCTAssertFalse(SignalDiagnostics.liveSubscriptions.contains { $0.file == "ReadmeTests/ReadmeTests.swift" })
+        withExtendedLifetime(search) {}
+    }
+
     func testMarbles() {
         // README: Testing with marbles
         let scheduler = TestScheduler()

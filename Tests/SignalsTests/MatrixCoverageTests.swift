@@ -71,7 +71,7 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
         // The parser must find what it is meant to: a few members of each kind.
         let names = Set(members.map(\.signature))
         for known in ["Signal.map(_:)", "Signal.take(until:)", "Signal.init(_:)", "Signal.values", "Signal.never",
-                      "Signal.subscribe(next:error:completed:)", "Command.init(enabled:_:)", "Command.allowsConcurrentExecution",
+                      "Signal.subscribe(next:error:completed:file:line:)", "Command.init(enabled:_:)", "Command.allowsConcurrentExecution",
                       "TestScheduler.createColdSignal(_:values:error:frame:)", "LazyList.signal(on:)", "ReplaySubject.init(capacity:)"] {
             XCTAssertTrue(names.contains(known), "the parser did not find \(known) in the sources")
         }

@@ -89,7 +89,7 @@ final class OperatorContractCoverageTests: XCTestCase {
                       "Signal.catch(to:)", "Signal.dematerialize()"] {
             XCTAssertTrue(signatures.contains(known), "the parser did not find the operator \(known) in \(Self.sources)")
         }
-        for notOperator in ["Signal.subscribe(next:error:completed:)", "Signal.first()", "Signal.values", "Signal.return(_:)",
+        for notOperator in ["Signal.subscribe(next:error:completed:file:line:)", "Signal.first()", "Signal.values", "Signal.return(_:)",
                             "Signal.zip(_:)", "Signal.publish()", "Signal.debounce(_:on:)", "Signal.lazyList"] {
             XCTAssertFalse(signatures.contains(notOperator), "the parser took \(notOperator) for a one-input operator")
         }

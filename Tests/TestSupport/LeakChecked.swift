@@ -48,5 +48,7 @@ public enum LiveSubscriptions {
         let after = SignalDiagnostics.liveSubscriptionCount
         return "\(what) left \(after - limit) subscription(s) alive: the live subscription count was \(before) before and is \(after) \(LeakCheckedTestCase.leakCheckTimeout) s after"
             + (allowed > 0 ? " (\(allowed) allowed)" : "")
+            // Run with REACTIVECOCOA_TRACK_SUBSCRIPTIONS=1 to have them listed here.
+            + (SignalDiagnostics.isTrackingSubscriptions ? "\n" + SignalDiagnostics.report() : "")
     }
 }

@@ -8,8 +8,8 @@ extension Signal where Value: Sendable {
     ///
     /// Delivery is ``deliver(on:)``'s onto a fresh `ActorScheduler` for `actor`: events are
     /// queued in order and run on the actor one at a time, between the actor's own jobs. As with
-    /// ``subscribeOnMainActor(next:error:completed:)``, only the callbacks move; the subscription
-    /// is made as ``subscribe(next:error:completed:)`` makes it. Disposing the returned
+    /// ``subscribeOnMainActor(next:error:completed:file:line:)``, only the callbacks move; the subscription
+    /// is made as ``subscribe(next:error:completed:file:line:)`` makes it. Disposing the returned
     /// disposable cancels the events not yet delivered: no closure starts after `dispose()`
     /// returns. The actor is held strongly until the subscription ends.
     ///
@@ -26,6 +26,9 @@ extension Signal where Value: Sendable {
     ///   - next: Called on `actor` with each value.
     ///   - error: Called on `actor` with the error; nothing follows it.
     ///   - completed: Called on `actor` when the signal completes; nothing follows it.
+    ///   - file: Where the subscription is made, for ``SignalDiagnostics/liveSubscriptions``
+    ///     (which lists it under this signal's name); leave it to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the subscription and cancels the events not yet delivered.
     ///
     /// RAC 2.5: `[[signal deliverOn:scheduler] subscribeNext:error:completed:]`; RAC 2.5 has no
@@ -35,14 +38,21 @@ extension Signal where Value: Sendable {
         _ actor: Isolation,
         next: @escaping @Sendable (isolated Isolation, Value) -> Void = { _, _ in },
         error: @escaping @Sendable (isolated Isolation, Failure) -> Void = { _, _ in },
-        completed: @escaping @Sendable (isolated Isolation) -> Void = { _ in }
+        completed: @escaping @Sendable (isolated Isolation) -> Void = { _ in },
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Disposable {
         // ActorScheduler runs every block isolated to `actor`, which is what makes the
-        // assumptions below hold.
-        deliver(on: ActorScheduler(actor)).subscribe(
+        // assumptions below hold. Tracked as a subscription to this signal, not to the
+        // delivering one.
+        let sink = ClosureSink<Value, Failure>(
             next: { value in actor.assumeIsolated { next($0, value) } },
             error: { failure in actor.assumeIsolated { error($0, failure) } },
-            completed: { actor.assumeIsolated { completed($0) } }
+            completed: { actor.assumeIsolated { completed($0) } },
+            subscribedTo: self,
+            file: file,
+            line: line
         )
+        return sink.subscription(returned: deliver(on: ActorScheduler(actor)).attachSink(sink))
     }
 }

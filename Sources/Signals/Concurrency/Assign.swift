@@ -11,7 +11,7 @@ extension Signal where Failure == Never {
     ///
     /// Values are written wherever the signal sends them, so `object` must be safe to write from
     /// those threads (it is `Sendable`). For a `@MainActor` object, or a property that is other
-    /// main-actor state, use ``assignOnMainActor(to:on:)``, which writes on the main actor. The
+    /// main-actor state, use ``assignOnMainActor(to:on:file:line:)``, which writes on the main actor. The
     /// compiler cannot point there itself: given such an object, it reports that the key path (or
     /// the object) is not `Sendable`, not this method's name.
     ///
@@ -24,6 +24,9 @@ extension Signal where Failure == Never {
     /// - Parameters:
     ///   - keyPath: The property to write.
     ///   - object: The object that holds it; held weakly.
+    ///   - file: Where the binding is made, for ``SignalDiagnostics/liveSubscriptions``; leave it
+    ///     to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the binding.
     ///
     /// RAC 2.5: `-setKeyPath:onObject:` and `RAC(object, keyPath) = signal`, which assert that the
@@ -32,10 +35,12 @@ extension Signal where Failure == Never {
     @discardableResult
     public func assign<Root: AnyObject & Sendable>(
         to keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
-        on object: Root
+        on object: Root,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Disposable {
         take(while: { [weak object] _ in object != nil })
-            .subscribe(next: { [weak object] value in object?[keyPath: keyPath] = value })
+            .subscribe(next: { [weak object] value in object?[keyPath: keyPath] = value }, file: file, line: line)
     }
 }
 
@@ -43,14 +48,14 @@ extension Signal where Failure == Never, Value: Sendable {
     /// Binds the property at `keyPath` of a main-actor `object` to this signal: each value is
     /// written there on the main actor, in order.
     ///
-    /// Delivery is ``subscribeOnMainActor(next:error:completed:)``'s, and so is the subscription,
+    /// Delivery is ``subscribeOnMainActor(next:error:completed:file:line:)``'s, and so is the subscription,
     /// made from the main actor, where this method is called. `object` is held weakly; the
     /// binding ends, disposing the source's subscription, when the signal completes, when the
     /// returned disposable is disposed, or when `object` has gone, noticed at the next value at
     /// the latest.
     ///
     /// It must be called on the main actor: a key path to a main-actor property can be formed
-    /// only there, and it is not `Sendable`, so ``assign(to:on:)`` does not take it.
+    /// only there, and it is not `Sendable`, so ``assign(to:on:file:line:)`` does not take it.
     ///
     /// ```swift
     /// @MainActor final class ViewModel {
@@ -64,21 +69,26 @@ extension Signal where Failure == Never, Value: Sendable {
     /// - Parameters:
     ///   - keyPath: The property to write.
     ///   - object: The object that holds it; held weakly.
+    ///   - file: Where the binding is made, for ``SignalDiagnostics/liveSubscriptions``; leave it
+    ///     to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the binding.
     ///
     /// RAC 2.5: `RAC(object, keyPath) = [signal deliverOnMainThread]`.
     @MainActor @discardableResult
     public func assignOnMainActor<Root: AnyObject>(
         to keyPath: ReferenceWritableKeyPath<Root, Value>,
-        on object: Root
+        on object: Root,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Disposable {
         // The closure ends the subscription through `binding`, set just after it is made; the
         // subscription itself is returned, so that it reads disposed once the signal completes.
         let binding = SerialDisposable()
-        let subscription = subscribeNextOnMainActor { [weak object] value in
+        let subscription = subscribeNextOnMainActor({ [weak object] value in
             guard let object else { return binding.dispose() }
             object[keyPath: keyPath] = value
-        }
+        }, file: file, line: line)
         binding.disposable = subscription
         return subscription
     }

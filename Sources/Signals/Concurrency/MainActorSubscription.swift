@@ -5,7 +5,7 @@ extension Signal where Value: Sendable {
     /// on the main actor, in the order the source sent them.
     ///
     /// Only the callbacks move: the subscription is made from the calling thread, whatever it is,
-    /// just as ``subscribe(next:error:completed:)`` makes it (a created signal's work runs at once
+    /// just as ``subscribe(next:error:completed:file:line:)`` makes it (a created signal's work runs at once
     /// where a scheduler is current, else through `Scheduler.subscription`), and this method
     /// need not be called on the main actor. Contrast `subscribe(on:)`, which moves the
     /// subscription and leaves delivery alone.
@@ -36,6 +36,9 @@ extension Signal where Value: Sendable {
     ///   - next: Called on the main actor with each value.
     ///   - error: Called on the main actor with the error; nothing follows it.
     ///   - completed: Called on the main actor when the signal completes; nothing follows it.
+    ///   - file: Where the subscription is made, for ``SignalDiagnostics/liveSubscriptions``
+    ///     (which lists it under this signal's name); leave it to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the subscription and cancels the events not yet delivered.
     ///
     /// RAC 2.5: `[[signal deliverOnMainThread] subscribeNext:error:completed:]`; new in the sense
@@ -44,31 +47,47 @@ extension Signal where Value: Sendable {
     public func subscribeOnMainActor(
         next: @escaping @MainActor @Sendable (Value) -> Void = { _ in },
         error: @escaping @MainActor @Sendable (Failure) -> Void = { _ in },
-        completed: @escaping @MainActor @Sendable () -> Void = {}
+        completed: @escaping @MainActor @Sendable () -> Void = {},
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> Disposable where Value: Sendable {
-        deliverOnMainThread().subscribe(
+        // Tracked as a subscription to this signal, the one the caller named, not to the
+        // delivering signal made here.
+        let sink = ClosureSink<Value, Failure>(
             next: { value in MainActor.assumeIsolated { next(value) } },
             error: { failure in MainActor.assumeIsolated { error(failure) } },
-            completed: { MainActor.assumeIsolated { completed() } }
+            completed: { MainActor.assumeIsolated { completed() } },
+            subscribedTo: self,
+            file: file,
+            line: line
         )
+        return sink.subscription(returned: deliverOnMainThread().attachSink(sink))
     }
 
     /// Subscribes with a `@MainActor` closure for values, delivered on the main actor in order.
     ///
     /// The error and completion end the subscription and call nothing. See
-    /// ``subscribeOnMainActor(next:error:completed:)`` for where events are delivered.
+    /// ``subscribeOnMainActor(next:error:completed:file:line:)`` for where events are delivered.
     ///
     /// ```swift
     /// titles.subscribeNextOnMainActor { [weak self] in self?.title = $0 }
     /// ```
     ///
-    /// - Parameter next: Called on the main actor with each value.
+    /// - Parameters:
+    ///   - next: Called on the main actor with each value.
+    ///   - file: Where the subscription is made, for ``SignalDiagnostics/liveSubscriptions``;
+    ///     leave it to its default.
+    ///   - line: The line of `file`; leave it to its default.
     /// - Returns: A disposable that ends the subscription and cancels the values not yet delivered.
     ///
     /// RAC 2.5: `[[signal deliverOnMainThread] subscribeNext:]`.
     @discardableResult
-    public func subscribeNextOnMainActor(_ next: @escaping @MainActor @Sendable (Value) -> Void) -> Disposable
+    public func subscribeNextOnMainActor(
+        _ next: @escaping @MainActor @Sendable (Value) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> Disposable
     where Value: Sendable {
-        subscribeOnMainActor(next: next)
+        subscribeOnMainActor(next: next, file: file, line: line)
     }
 }

@@ -56,7 +56,7 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     /// Sends `value` unless `feed` has been disposed: the subscription through which a signal
-    /// feeds this subscriber (``Signal/subscribe(_:)``), checked again as the owner, right before
+    /// feeds this subscriber (``Signal/subscribe(_:file:line:)``), checked again as the owner, right before
     /// the receiver is called, so that nothing reaches the receiver once that subscription's
     /// `dispose()` has returned.
     func sendNext(_ value: Value, feed: Disposable) {
