@@ -38,11 +38,13 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
         super.init()
     }
 
-    /// The sink of a public `subscribe` to `signal` made at `file`:`line`: while
+    /// The sink of a public `subscribe` to `signal` made at `file`:`line`, once
+    /// ``SubscriptionTracking/mayRecord`` said it may be tracked: while
     /// ``SignalDiagnostics/isTrackingSubscriptions`` is on, its `completed` closure carries the
-    /// subscription's ``SubscriptionTracking/Record``, let go of with the other closures. Off, the
-    /// only cost is the load of the flag; the value path is the same either way.
-    @usableFromInline
+    /// subscription's ``SubscriptionTracking/Record``, let go of with the other closures. The
+    /// value path is the same either way. Callers check the flag first and build an untracked sink
+    /// with the initializer above, so that passing the site costs nothing when tracking is off.
+    @usableFromInline @inline(never)
     package init(
         next: (@Sendable (Value) -> Void)?,
         error: (@Sendable (Failure) -> Void)?,
@@ -53,7 +55,7 @@ package final class ClosureSink<Value, Failure: Error>: Sink<Value, Failure>, @u
     ) {
         self.next = next
         self.error = error
-        if SubscriptionTracking.mayRecord, let record = SubscriptionTracking.record(of: signal, file: file, line: line) {
+        if let record = SubscriptionTracking.record(of: signal, file: file, line: line) {
             self.completed = SubscriptionTracking.completed(completed, carrying: record)
         } else {
             self.completed = completed

@@ -155,7 +155,11 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ) -> Disposable {
         // The subscription's own disposable (see ``ClosureSink``): it disposes the upstream
         // subscription, or stands for one that ended while it was made.
-        let sink = ClosureSink(next: next, error: error, completed: completed, subscribedTo: self, file: file, line: line)
+        // Untracked, the sink is built as it always was: the site is passed only once the flag
+        // says tracking may be on.
+        let sink = SubscriptionTracking.mayRecord
+            ? ClosureSink(next: next, error: error, completed: completed, subscribedTo: self, file: file, line: line)
+            : ClosureSink(next: next, error: error, completed: completed)
         return sink.subscription(returned: attachSink(sink))
     }
 

@@ -126,7 +126,11 @@ public enum SignalDiagnostics {
             name ?? signalType
         }
 
-        /// `` `name` subscribed at File.swift:41 ``.
+        /// The signal's name in backticks, then `subscribed at` and the file and line:
+        ///
+        /// ```
+        /// `[search] -map:` subscribed at App/SearchModel.swift:41
+        /// ```
         public var description: String {
             "`\(signalName)` subscribed at \(file):\(line)"
         }

@@ -20,13 +20,14 @@ import Synchronization
 /// disposed or freed). The record's deinit takes the entry out, so an entry lasts exactly as long
 /// as what the subscription could keep alive, and the listing holds nothing of the subscription's.
 ///
-/// Off, the cost is one relaxed load of ``state`` per subscription, made where the sink is built,
-/// and nothing at all per value.
+/// Off, the cost is one relaxed load of ``state`` per subscription, made before the sink is built
+/// (an untracked one is built as it always was), and nothing at all per value.
+@usableFromInline
 package enum SubscriptionTracking {
     /// 0 until the environment variable was read, then ``off`` or ``on``. A constant-initialized
     /// global, so reading it costs a load, not a lazy initialization's check.
-    private static let state = Atomic<Int>(0)
-    private static var off: Int { 1 }
+    @usableFromInline static let state = Atomic<Int>(0)
+    @inlinable static var off: Int { 1 }
     private static var on: Int { 2 }
 
     /// The environment variable that turns tracking on from the start of the process.
@@ -41,8 +42,9 @@ package enum SubscriptionTracking {
     }()
 
     /// Whether a subscription being made may have to be recorded: `false` only once tracking is
-    /// known to be off. The one check of the subscribe path.
-    @inline(__always)
+    /// known to be off. The one check of the subscribe path, inlined where `subscribe` is, so
+    /// that an untracked subscription builds its sink exactly as before.
+    @inlinable @inline(__always)
     package static var mayRecord: Bool {
         state.load(ordering: .relaxed) != off
     }

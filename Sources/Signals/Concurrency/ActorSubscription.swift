@@ -45,14 +45,12 @@ extension Signal where Value: Sendable {
         // ActorScheduler runs every block isolated to `actor`, which is what makes the
         // assumptions below hold. Tracked as a subscription to this signal, not to the
         // delivering one.
-        let sink = ClosureSink<Value, Failure>(
-            next: { value in actor.assumeIsolated { next($0, value) } },
-            error: { failure in actor.assumeIsolated { error($0, failure) } },
-            completed: { actor.assumeIsolated { completed($0) } },
-            subscribedTo: self,
-            file: file,
-            line: line
-        )
+        let onNext: @Sendable (Value) -> Void = { value in actor.assumeIsolated { next($0, value) } }
+        let onError: @Sendable (Failure) -> Void = { failure in actor.assumeIsolated { error($0, failure) } }
+        let onCompleted: @Sendable () -> Void = { actor.assumeIsolated { completed($0) } }
+        let sink = SubscriptionTracking.mayRecord
+            ? ClosureSink(next: onNext, error: onError, completed: onCompleted, subscribedTo: self, file: file, line: line)
+            : ClosureSink(next: onNext, error: onError, completed: onCompleted)
         return sink.subscription(returned: deliver(on: ActorScheduler(actor)).attachSink(sink))
     }
 }

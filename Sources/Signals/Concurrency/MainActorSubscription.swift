@@ -53,14 +53,12 @@ extension Signal where Value: Sendable {
     ) -> Disposable where Value: Sendable {
         // Tracked as a subscription to this signal, the one the caller named, not to the
         // delivering signal made here.
-        let sink = ClosureSink<Value, Failure>(
-            next: { value in MainActor.assumeIsolated { next(value) } },
-            error: { failure in MainActor.assumeIsolated { error(failure) } },
-            completed: { MainActor.assumeIsolated { completed() } },
-            subscribedTo: self,
-            file: file,
-            line: line
-        )
+        let onNext: @Sendable (Value) -> Void = { value in MainActor.assumeIsolated { next(value) } }
+        let onError: @Sendable (Failure) -> Void = { failure in MainActor.assumeIsolated { error(failure) } }
+        let onCompleted: @Sendable () -> Void = { MainActor.assumeIsolated { completed() } }
+        let sink = SubscriptionTracking.mayRecord
+            ? ClosureSink(next: onNext, error: onError, completed: onCompleted, subscribedTo: self, file: file, line: line)
+            : ClosureSink(next: onNext, error: onError, completed: onCompleted)
         return sink.subscription(returned: deliverOnMainThread().attachSink(sink))
     }
 
