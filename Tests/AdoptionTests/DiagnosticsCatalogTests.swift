@@ -109,18 +109,10 @@ final class DiagnosticsCatalogTests: XCTestCase {
     func testEveryTypeNameAndHint_isReachedByAMistake() throws {
         let outcome = try Self.mistakesOutcome.get()
         let messages = outcome.diagnostics.filter { $0.kind == "error" }.map(\.message)
-        var declared: [(name: String, location: String)] = []
+        var declared = try PackageSource.unavailableTopLevelDeclarations().map { (name: $0.name, location: $0.location) }
         for file in PackageSource.swiftFiles(at: "Sources") {
             let path = PackageSource.relativePath(of: file)
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-            for (index, line) in lines.enumerated() where line.hasPrefix("@available(*, unavailable") {
-                // The declaration: the next line that is not an attribute.
-                guard let declaration = lines[(index + 1)...].first(where: { !$0.hasPrefix("@") }) else { continue }
-                let words = declaration.split(whereSeparator: { " <(:{".contains($0) }).map(String.init)
-                guard let keyword = words.firstIndex(where: { ["typealias", "struct", "class", "func", "enum"].contains($0) }),
-                      keyword + 1 < words.count else { continue }
-                declared.append((words[keyword + 1], "\(path):\(index + 2)"))
-            }
             for (index, line) in lines.enumerated() where line.contains("/// A hint, not an operator: `") {
                 guard let start = line.range(of: "`"), let end = line[start.upperBound...].firstIndex(where: { $0 == "(" || $0 == "`" }) else { continue }
                 let name = String(line[start.upperBound..<end])

@@ -56,19 +56,12 @@ final class CoexistenceTests: XCTestCase {
     /// covers each: the unavailable top-level declarations of Sources.
     func testPeerLookalikes_declaresEveryHintedTypeName() throws {
         let lookalikes = try PackageSource.read("Tests/PeerLookalikes/PeerLookalikes.swift")
-        for file in PackageSource.swiftFiles(at: "Sources") {
-            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-            for (index, line) in lines.enumerated() where line.hasPrefix("@available(*, unavailable") {
-                guard let declaration = lines[(index + 1)...].first(where: { !$0.hasPrefix("@") }) else { continue }
-                let words = declaration.split(whereSeparator: { " <(:{".contains($0) }).map(String.init)
-                guard let keyword = words.firstIndex(where: { ["typealias", "struct", "class", "enum", "protocol"].contains($0) }),
-                      keyword + 1 < words.count else { continue }
-                let name = words[keyword + 1]
-                XCTAssertTrue(
-                    lookalikes.contains(" \(name)<") || lookalikes.contains(" \(name):") || lookalikes.contains(" \(name) "),
-                    "\(name) (\(PackageSource.relativePath(of: file)):\(index + 2)) is not declared in Tests/PeerLookalikes: add it there and use it in CoexistenceTests"
-                )
-            }
+        for declaration in try PackageSource.unavailableTopLevelDeclarations() where declaration.keyword != "func" {
+            let name = declaration.name
+            XCTAssertTrue(
+                lookalikes.contains(" \(name)<") || lookalikes.contains(" \(name):") || lookalikes.contains(" \(name) "),
+                "\(name) (\(declaration.location)) is not declared in Tests/PeerLookalikes: add it there and use it in CoexistenceTests"
+            )
         }
     }
 }

@@ -642,7 +642,7 @@ final class ReadmeTests: LeakCheckedTestCase {
         // way (by path), and CI builds it.
         let isManifest = { (block: String) in block.hasPrefix("// swift-tools-version") || block.hasPrefix(".package(") }
         XCTAssertEqual(blocks.filter(isManifest).count, 2)
-        XCTAssertEqual(blocks.count, 23)
+        XCTAssertEqual(blocks.count, 24)
         for block in blocks where !isManifest(block) {
             for line in block.split(separator: "\n") {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -754,3 +754,33 @@ public struct Call: Sendable, CustomStringConvertible {
         return Call(name: name, type: type, labels: labels, trailingClosures: trailing, receiver: receiver, offset: start)
     }
 }
+
+extension PackageSource {
+    /// An unavailable top-level declaration of Sources: another library's type name
+    /// (`DisposeBag`) or function (`create()`, for RxSwift's `Disposables.create()`).
+    public struct UnavailableTopLevelDeclaration: Sendable {
+        /// `typealias`, `struct`, `class`, `enum`, `protocol` or `func`.
+        public let keyword: String
+        public let name: String
+        /// `path:line` of the declaration.
+        public let location: String
+    }
+
+    /// Every declaration in Sources that starts a line (a top-level one) right after an
+    /// `@available(*, unavailable…)` attribute, itself at the start of a line.
+    public static func unavailableTopLevelDeclarations() throws -> [UnavailableTopLevelDeclaration] {
+        var found: [UnavailableTopLevelDeclaration] = []
+        for file in swiftFiles(at: "Sources") {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() where line.hasPrefix("@available(*, unavailable") {
+                // The declaration: the next line that is not an attribute.
+                guard let offset = lines[(index + 1)...].firstIndex(where: { !$0.hasPrefix("@") }) else { continue }
+                let words = lines[offset].split(whereSeparator: { " <(:{".contains($0) }).map(String.init)
+                guard let keyword = words.firstIndex(where: { ["typealias", "struct", "class", "enum", "protocol", "func"].contains($0) }),
+                      keyword + 1 < words.count else { continue }
+                found.append(UnavailableTopLevelDeclaration(keyword: words[keyword], name: words[keyword + 1], location: "\(relativePath(of: file)):\(offset + 1)"))
+            }
+        }
+        return found
+    }
+}
