@@ -7,7 +7,7 @@ extension TestScheduler {
     /// subscription at `disposed`, runs the scheduler to `disposed`, and returns what it sent, each
     /// event with its absolute virtual time.
     ///
-    /// The three times are seconds on this scheduler's clock (``Schedulers/TestScheduler/clock``,
+    /// The three times are seconds on this scheduler's clock (`TestScheduler.clock`,
     /// seconds since its `clockStart`), not from now, and so are the recorded times: a value sent at
     /// 210 is `.next(210, value)`, wherever the clock stood when this was called. The defaults are
     /// RxTest's 100, 200 and 1000, read as **seconds** of virtual time where RxTest counts ticks.

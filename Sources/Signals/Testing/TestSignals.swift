@@ -137,7 +137,7 @@ extension TestScheduler {
     /// whoever is subscribed when it comes: RxTest's hot observable.
     ///
     /// Each event is sent when the scheduler reaches `clockStart + time` (absolute virtual time,
-    /// ``Schedulers/TestScheduler/clock``), events of the same time in the order given; those
+    /// `TestScheduler.clock`), events of the same time in the order given; those
     /// whose time the clock has passed are sent at once, before anyone can subscribe, so they
     /// matter only when they end the signal. Nothing follows a terminal event. Subscribe as for
     /// ``createColdSignal(_:values:error:frame:)``: in ``Schedulers/TestScheduler/start(created:subscribed:disposed:_:)``,
@@ -264,7 +264,7 @@ extension TestScheduler {
 /// XCTAssertEqual(source.subscriptions, [.init(200, 203)])
 /// ```
 ///
-/// The times are the scheduler's clock (``Schedulers/TestScheduler/clock``, seconds since its
+/// The times are the scheduler's clock (`TestScheduler.clock`, seconds since its
 /// `clockStart`), as RxTest's subscriptions are, whenever the signal was made.
 ///
 /// Made by ``Schedulers/TestScheduler/createColdSignal(_:values:error:frame:)`` and
@@ -276,7 +276,7 @@ extension TestScheduler {
 // is `Sendable` and guards its array with a lock.
 public final class TestSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
     /// When a subscription began and ended, in seconds on the scheduler's clock
-    /// (``Schedulers/TestScheduler/clock``): absolute virtual times.
+    /// (`TestScheduler.clock`): absolute virtual times.
     ///
     /// Write the expected ones as RxTest's `Subscription(200, 1000)`:
     /// `XCTAssertEqual(source.subscriptions, [.init(200, 1000)])`, and `.init(200)` for one still
