@@ -5,7 +5,7 @@ extension Disposable {
     /// `lifetime += disposable`, or subscribe to `signal.take(during: lifetime)`.
     ///
     /// Unavailable: it is here so that the compiler names the way to write it.
-    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable); or, to end it with an owner, to the owner's Lifetime: lifetime += disposable")
+    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable), and dispose the bag in its owner's deinit (a CompoundDisposable does not dispose when released, as a DisposeBag does); or, to end it with its owner, add it to the owner's Lifetime: lifetime += disposable (module Signals: Lifetime.make())")
     public func disposed(by bag: CompoundDisposable) {
         bag.add(self)
     }
@@ -18,10 +18,20 @@ extension Disposable {
     /// `lifetime += disposable`, or subscribe to `signal.take(during: lifetime)`.
     ///
     /// Unavailable: it is here so that the compiler names the way to write it.
-    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable); or, to end it with an owner, to the owner's Lifetime: lifetime += disposable")
+    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable), and dispose the bag in its owner's deinit (a CompoundDisposable does not dispose when released, as a DisposeBag does); or, to end it with its owner, add it to the owner's Lifetime: lifetime += disposable (module Signals: Lifetime.make())")
     public func store(in bag: CompoundDisposable) {
         bag.add(self)
     }
+}
+
+extension Disposable {
+    /// Combine's `store(in: &cancellables)` with a `Set<AnyCancellable>` (this module's
+    /// unavailable ``AnyCancellable``): as ``store(in:)``, so that the set's type does not hide the
+    /// message.
+    ///
+    /// Unavailable: it is here so that the compiler names the way to write it.
+    @available(*, unavailable, message: "add it to a CompoundDisposable: bag.add(disposable), and dispose the bag in its owner's deinit (a CompoundDisposable does not dispose when released, as a DisposeBag does); or, to end it with its owner, add it to the owner's Lifetime: lifetime += disposable (module Signals: Lifetime.make())")
+    public func store(in set: inout Set<AnyCancellable>) {}
 }
 
 // Other libraries' type names for a disposable, each an unavailable type alias, so that code typed
@@ -30,9 +40,10 @@ extension Disposable {
 // the real type (RxSwift, ReactiveSwift, Combine or OpenCombine, during a migration) is imported
 // too, the plain name means that module's type, as if these did not exist.
 
-/// RxSwift's `DisposeBag`: ``CompoundDisposable`` here (`bag.add(disposable)`); to dispose with an
-/// owner, the owner's `Lifetime` (module Signals: `lifetime += disposable`).
-@available(*, unavailable, message: "RxSwift's DisposeBag is CompoundDisposable here: bag.add(disposable); to dispose with an owner, use the owner's Lifetime: lifetime += disposable")
+/// RxSwift's `DisposeBag`: the owner's `Lifetime` here (module Signals: `lifetime += disposable`),
+/// which ends when the owner goes, or a ``CompoundDisposable`` (`bag.add(disposable)`) that the
+/// owner disposes in `deinit`: unlike a `DisposeBag`, it disposes nothing when released.
+@available(*, unavailable, message: "RxSwift's DisposeBag disposes when released; here that is the owner's Lifetime (module Signals): let (lifetime, token) = Lifetime.make(), the owner keeps the token, lifetime += disposable; or a CompoundDisposable (bag.add(disposable)) that the owner disposes in deinit: released, it disposes nothing")
 public typealias DisposeBag = CompoundDisposable
 
 /// ReactiveSwift's and RxSwift's `CompositeDisposable`: ``CompoundDisposable`` here.
@@ -50,7 +61,7 @@ public typealias AnyDisposable = Disposable
 ///
 /// A type of its own, `Hashable` as `AnyCancellable` is, so that `Set<AnyCancellable>` reaches
 /// this error and not "does not conform to protocol 'Hashable'".
-@available(*, unavailable, message: "Combine's AnyCancellable is Disposable here; one that disposes when released is ScopedDisposable(disposable); a Set<AnyCancellable> is a CompoundDisposable: bag.add(disposable)")
+@available(*, unavailable, message: "Combine's AnyCancellable is Disposable here, which does not dispose when released; one that does is ScopedDisposable(disposable); a Set<AnyCancellable> is the owner's Lifetime (lifetime += disposable), or a CompoundDisposable (bag.add(disposable)) that the owner disposes in deinit")
 public struct AnyCancellable: Hashable {
     public init(_ cancel: @escaping () -> Void) {}
     public func cancel() {}

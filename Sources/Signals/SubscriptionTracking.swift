@@ -94,7 +94,7 @@ package enum SubscriptionTracking {
     /// tracking is off. Out of line: the subscribe path only calls it once ``mayRecord`` said so.
     @inline(never)
     package static func record(of signal: AnyObject, file: StaticString, line: UInt) -> Record? {
-        guard isOn else { return nil }
+        guard isOn, !isLibraryFile(file) else { return nil }
         // The name was built when the operator made the signal (names are kept while tracking is
         // on); looking it up is all that is done here, and only while tracking.
         let name = SignalDebug.name(of: signal)
@@ -110,6 +110,18 @@ package enum SubscriptionTracking {
             )
         }
         return record
+    }
+
+    /// The modules of this library, as `#fileID` starts with them: a subscription that the
+    /// library's own code makes (`share()` to its source, `Property(initial:then:)`, `first()`)
+    /// is not the user's and is not listed. No user's module can have one of these names and use
+    /// the library: it could not import the module of its own name.
+    private static let libraryModules = ["Tuples/", "Disposables/", "Schedulers/", "Signals/", "Sequences/", "Subjects/", "Command/", "ReactiveCocoaSwift/"]
+
+    /// Whether `file` (a `#fileID`, `Module/File.swift`) is a file of this library.
+    private static func isLibraryFile(_ file: StaticString) -> Bool {
+        let path = file.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        return libraryModules.contains { path.hasPrefix($0) }
     }
 
     /// The `completed` closure of a subscription's ``ClosureSink``, carrying `record`: let go of

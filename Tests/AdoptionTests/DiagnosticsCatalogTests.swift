@@ -116,7 +116,8 @@ final class DiagnosticsCatalogTests: XCTestCase {
             for (index, line) in lines.enumerated() where line.contains("/// A hint, not an operator: `") {
                 guard let start = line.range(of: "`"), let end = line[start.upperBound...].firstIndex(where: { $0 == "(" || $0 == "`" }) else { continue }
                 let name = String(line[start.upperBound..<end])
-                declared.append((name == "Signal { try await … }" ? "init" : name, "\(path):\(index + 1)"))
+                // A type's name (`Signal { try await … }`, `Lifetime()`) stands for an initializer.
+                declared.append((name.first?.isUppercase == true ? "init" : name, "\(path):\(index + 1)"))
             }
         }
         XCTAssertGreaterThanOrEqual(declared.count, 30, "the declarations were not read")

@@ -205,3 +205,12 @@ public final class Lifetime: Sendable {
 private final class LifetimeState: Sendable {
     let hasEnded = Atomic<Bool>(false)
 }
+
+extension Lifetime {
+    /// A hint, not an operator: `Lifetime()`, which cannot make a lifetime that ever ends; its
+    /// owner keeps the token of ``make()``.
+    @available(*, unavailable, message: "make one with Lifetime.make(): let (lifetime, token) = Lifetime.make(); the owner keeps the token in a stored property, and the lifetime ends when the token goes (Lifetime.empty has ended already)")
+    public convenience init() {
+        unreachableStubBody()
+    }
+}

@@ -36,6 +36,13 @@ extension Signal {
     /// completion, wait until the subscription is disposed. A negative or NaN interval stops the
     /// program, and so does `Scheduler.immediate`, which could only wait by blocking the sender.
     ///
+    /// The interval's timer runs on `scheduler` even when nothing waits, and a timer that fires
+    /// while a value's callbacks run on another thread waits for them to return before it goes
+    /// on, holding `scheduler`'s queue meanwhile: a slow callback delays other work on that
+    /// scheduler (with `pace(_:on: .main)`, the main thread) by up to its own length, and a
+    /// callback that waits for work on `scheduler` (`queue.sync`, a semaphore) once the interval
+    /// has ended waits forever. Pace onto a scheduler of its own, or keep such callbacks off it.
+    ///
     /// ``rateLimit(_:on:latest:)`` and ``throttle(_:on:)`` space values too, but drop the ones
     /// that come too soon; `pace` is for the values that must all arrive (the requests a server
     /// or an API client sends, say), spaced.

@@ -11,7 +11,7 @@ import Foundation
 
 /// RxSwift's `Observable`: ``Signal`` here, which names its error type:
 /// `Signal<Element, any Error>`.
-@available(*, unavailable, message: "RxSwift's Observable<Element> is Signal<Element, any Error> here (Signal<Element, Never> if it never fails); Observable.just(x) is Signal.return(x), Observable.create { ... } is Signal { subscriber in ... }")
+@available(*, unavailable, message: "RxSwift's Observable<Element> is Signal<Element, any Error> here (Signal<Element, Never> if it never fails); Observable.just(x) is Signal<Element, any Error>.return(x), Observable.create { ... } is Signal { subscriber in ... }")
 public typealias Observable<Element> = Signal<Element, any Error>
 
 /// RxSwift's `Infallible`: a ``Signal`` that never fails, `Signal<Element, Never>`.

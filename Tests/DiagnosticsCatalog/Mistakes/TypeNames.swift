@@ -16,7 +16,7 @@ final class TypeNames {
     let passthrough = PassthroughSubject<String, Never>()               // first error: renamed to 'Subject'
     let current = CurrentValueSubject<Int, Never>(0)                    // first error: BehaviorSubject<Output, Failure>(value:
     let mutable = MutableProperty(0)                                    // first error: ObservableValue(initial)
-    let observable = Observable<Int>.just(1)                            // first error: Signal.return(x)
+    let observable = Observable<Int>.just(1)                            // first error: Signal<Element, any Error>.return(x)
     let infallible: Infallible<Int>? = nil                              // first error: Signal<Element, Never>
     let single: Single<Int>? = nil                                      // first error: Signal { try await
     let completable: Completable? = nil                                 // first error: ignoreValues()
