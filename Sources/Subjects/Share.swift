@@ -157,13 +157,6 @@ private final class Connection<Value, Failure: Error>: @unchecked Sendable {
         self.subject = subject
     }
 
-    /// Freed before it ended: the ``Signal/share(replay:)`` signal was let go of, and its source
-    /// keeps nothing of the connection, so no event can come any more; the source's subscription
-    /// is disposed here, as the last subscriber's leaving would have (that leaving holds the
-    /// connection weakly, to keep no cycle, and finds it gone). Disposing twice does nothing.
-    deinit {
-        upstream.dispose()
-    }
 }
 
 /// What the source of a connection sends to: passes values on to the connection's subject, and

@@ -235,18 +235,6 @@ final class ShareTests: LeakCheckedTestCase {
         XCTAssertFalse(token.isAlive, "nothing holds the connection once its source cannot send")
     }
 
-    func testShare_letGoOfBeforeTheLastSubscriberLeaves_stillDisposesTheSourcesSubscription() {
-        // A source that keeps nothing of its subscriber: its subscription's disposable is all that
-        // is left of it, and the shared signal is let go of before its one subscriber leaves.
-        let disposals = Counter()
-        let source = Signal<Int, Never> { _ in Disposable { disposals.increment() } }
-        var shared: Signal<Int, Never>? = source.share()
-        let subscription = shared?.subscribe(next: { _ in })
-        shared = nil
-        subscription?.dispose()
-        XCTAssertEqual(disposals.value, 1, "the source's subscription was never disposed")
-    }
-
     // MARK: Names
 
     func testShare_isNamedAfterItsSource() {
