@@ -6,8 +6,8 @@ import Subjects
 import Synchronization
 
 /// The hot signals of the Subjects module: one subject out to many subscribers, a replay to late
-/// subscribers, subscribe/dispose cycles on an autoconnecting multicast, and on a subject that
-/// another thread floods.
+/// subscribers, subscribe/dispose cycles on an autoconnecting multicast and on a reconnecting
+/// `share()`, and on a subject that another thread floods.
 func subjectScenarios() -> [Scenario] { [
     fanoutScenario(name: "subject.fanout") {
         let subject = Subject<Int, Never>()
@@ -49,6 +49,25 @@ func subjectScenarios() -> [Scenario] { [
             }
         }
     ),
+    // The same cycles through `share()`, which connects again for each: a fresh subject and a
+    // subscription to the source per cycle, where `autoconnect()` subscribed the source on the
+    // first cycle only (the baseline reconnects each time, as `share()` does).
+    Scenario(
+        name: "multicast.share",
+        operations: 100_000,
+        prepareOurs: { count in
+            let shared = Signal<Int, Never>.never.share()
+            return {
+                for _ in 0..<count { shared.subscribe(next: { _ in }).dispose() }
+            }
+        },
+        prepareBaseline: { count in
+            let list = BaselineSubscriberList(connect: opaque { BaselineSourceSubscription() })
+            return {
+                for _ in 0..<count { list.remove(list.add()) }
+            }
+        }
+    ),
     // Targets: ours' median dispose within 3x the baseline's; its longest dispose under 1 ms; its
     // peak memory flat in the flood's length (the same with BENCHMARKS_FLOOD_CYCLES=40000 as with
     // the default 10,000).
@@ -61,8 +80,9 @@ private let lateSubscribers = 10
 /// The baseline's source subscription: an object that stands for the connection.
 private final class BaselineSourceSubscription {}
 
-/// The baseline's autoconnect: a list of subscription objects; the first subscription calls
-/// `connect`, and removing the last releases what it returned.
+/// The baseline's autoconnect and share: a list of subscription objects; the first subscription
+/// calls `connect`, and removing the last releases what it returned, so the next first one
+/// connects again.
 private final class BaselineSubscriberList {
     private final class Subscription {}
 

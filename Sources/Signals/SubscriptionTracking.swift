@@ -113,7 +113,7 @@ package enum SubscriptionTracking {
     }
 
     /// The modules of this library, as `#fileID` starts with them: a subscription that the
-    /// library's own code makes (`replayLazily()` to its source, `Property(initial:then:)`, `first()`)
+    /// library's own code makes (`share()` to its source, `Property(initial:then:)`, `first()`)
     /// is not the user's and is not listed. No user's module can have one of these names and use
     /// the library: it could not import the module of its own name.
     private static let libraryModules = ["Tuples/", "Disposables/", "Schedulers/", "Signals/", "Sequences/", "Subjects/", "Command/", "ReactiveCocoaSwift/"]

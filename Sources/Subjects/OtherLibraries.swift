@@ -3,7 +3,8 @@ import Signals
 // The multicasting spellings of RxSwift and Combine whose twin here, in this module, has another
 // name: unavailable declarations with their argument labels, so that the compiler names ours (see
 // Sources/Signals/OtherLibraries/ReactiveSwift.swift for the rules; the stubs that only need
-// module Signals's types, such as `share()`, live there, so that they work without this module).
+// module Signals's types, such as `replayLazily(upTo:)`, live there, so that they work without
+// this module).
 
 extension Signal {
     /// Combine's `makeConnectable()`: `publish()` here.
@@ -20,9 +21,14 @@ extension Signal {
 }
 
 extension MulticastConnection {
-    /// RxSwift's `refCount()`: `autoconnect()` here, which connects once and does not reconnect
-    /// when a subscriber comes back after the last one left.
-    @available(*, unavailable, renamed: "autoconnect()")
+    /// RxSwift's `refCount()`: `share()` here, called on the signal itself (`source.share()` for
+    /// RxSwift's `source.publish().refCount()`). RxSwift's `publish()` makes a new subject for
+    /// each connection, so its `refCount()` connects again after every subscriber has left, as
+    /// `share(replay:)` does; `autoconnect()`, RAC 2.5's, connects once and never again.
+    @available(
+        *, unavailable,
+        message: "publish().refCount() is share() here, on the signal itself, which connects again after every subscriber has left; autoconnect() connects once"
+    )
     public func refCount() -> Signal<Value, Failure> {
         autoconnect()
     }

@@ -12,7 +12,7 @@ import XCTest
 /// A stub is read from its declaration: the type it is declared on (`Signal`, `MulticastConnection`,
 /// `SubscriberProtocol`, `Disposable`), whether it is static or an initializer, its base name and
 /// argument labels, and the libraries whose spelling it is, from the start of its doc comment
-/// ("RxSwift's and Combine's `share()`"). A spelling calls it when it calls that name on a value
+/// ("RxSwift's and Combine's `flatMap(_:)`"). A spelling calls it when it calls that name on a value
 /// (on the type, for a static stub; `Signal(…)` for an initializer) with labels that fit its
 /// parameters, defaulted ones left out and a closure trailing, as MatrixCoverageTests matches calls
 /// (TestSupport's SourceParsing.swift). The article lists it when the library's bullet has it in
@@ -76,7 +76,7 @@ final class StubRegistryTests: XCTestCase {
             for member in members where !member.documentation.hasPrefix("A hint, not an operator") {
                 let named = libraries(named: member.documentation)
                 if named.isEmpty {
-                    XCTFail("the stub \(member.signature) (\(member.location)) has no doc comment that starts by naming its library, as \"RxSwift's `share()`: …\" or \"RxSwift's and Combine's `flatMap(_:)`: …\" (\(libraries.joined(separator: ", ")))")
+                    XCTFail("the stub \(member.signature) (\(member.location)) has no doc comment that starts by naming its library, as \"RxSwift's `just(_:)`: …\" or \"RxSwift's and Combine's `flatMap(_:)`: …\" (\(libraries.joined(separator: ", ")))")
                 }
                 stubs.append(Stub(member: member, libraries: named))
             }
@@ -321,7 +321,7 @@ final class StubRegistryTests: XCTestCase {
         XCTAssertGreaterThan(stubs.count, 100, "the parser found only \(stubs.count) stubs in Sources")
         let known: [(signature: String, libraries: [String])] = [
             ("Signal.debounce(_:on:)", ["ReactiveSwift"]), ("Signal.debounce(_:scheduler:)", ["RxSwift"]),
-            ("Signal.debounce(for:scheduler:)", ["Combine"]), ("Signal.share()", ["RxSwift", "Combine"]),
+            ("Signal.debounce(for:scheduler:)", ["Combine"]), ("Signal.flatMap(_:)", ["RxSwift", "Combine"]),
             ("Signal.init(value:)", ["ReactiveSwift"]), ("Signal.just(_:)", ["RxSwift"]), ("Signal.flatMap(_:_:)", ["ReactiveSwift"]),
             ("Signal.makeConnectable()", ["Combine"]), ("MulticastConnection.refCount()", ["RxSwift"]),
             ("SubscriberProtocol.onNext(_:)", ["RxSwift"]), ("Disposable.disposed(by:)", ["RxSwift"]), ("Disposable.store(in:)", ["Combine"]),

@@ -302,6 +302,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     func testSubjects() {
         assertStops([
             ("ReplaySubject capacity", "ReplaySubject(capacity:) needs a capacity of zero or more, got -1", { _ = ReplaySubject<Int, Never>(capacity: -1) }),
+            ("share replay", "share(replay:) needs a count of zero or more, got -1", { _ = Signal<Int, Never>.never.share(replay: -1) }),
             ("bind to itself", "ObservableValue.bind(to:) needs another cell than the one bound, got the cell itself", {
                 let cell = ObservableValue(0)
                 _ = cell.bind(to: cell)
@@ -321,7 +322,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// to date. A check added, moved into a new call, or removed changes a count: add its case
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
-        "checkInput(": 50,
+        "checkInput(": 51,
         "badInput(": 13,
         "checkDate(": 3,
         "checkDelay(": 3,

@@ -76,7 +76,7 @@ final class MatrixCoverageTests: LeakCheckedTestCase {
             XCTAssertTrue(names.contains(known), "the parser did not find \(known) in the sources")
         }
         // Nor more: the unavailable stubs for other libraries' spellings are not operators.
-        for stub in ["Signal.debounce(_:on:)", "Signal.share()", "Signal.flatMap(_:)", "MulticastConnection.refCount()"] {
+        for stub in ["Signal.debounce(_:on:)", "Signal.asObservable()", "Signal.flatMap(_:)", "MulticastConnection.refCount()"] {
             XCTAssertFalse(names.contains(stub), "the parser took the unavailable \(stub) for an operator")
         }
 

@@ -67,6 +67,7 @@ final class OperatorContractCoverageTests: XCTestCase {
         "Signal.replay()": "module Subjects; a multicast: a subscriber's disposal leaves the shared subscription to the source, which it never disposes",
         "Signal.replayLast()": "module Subjects; a multicast: a subscriber's disposal leaves the shared subscription to the source, which it never disposes",
         "Signal.replayLazily()": "module Subjects; a multicast: a subscriber's disposal leaves the shared subscription to the source, which it never disposes",
+        "Signal.share(replay:)": "module Subjects; a multicast whose subscribers share one subscription to the source; ShareTests (Tests/SubjectsTests) checks the contract's rules on it: the events, disposal, disposal inside a callback, and that nothing outlives the end",
     ]
 
     func testEveryOneInputOperatorHasAContractRow() throws {

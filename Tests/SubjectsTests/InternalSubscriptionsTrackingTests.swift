@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The live-subscription listing (`SignalDiagnostics.isTrackingSubscriptions`) shows the user's
-/// subscriptions only: those the library's own code makes (`replayLazily()`'s to its source,
+/// subscriptions only: those the library's own code makes (`share()` to its source and subject,
 /// `autoconnect()`'s connection, `Property(initial:then:)`'s) are not listed, so a leak hunt does
 /// not chase the library's files.
 final class InternalSubscriptionsTrackingTests: XCTestCase {
@@ -28,8 +28,9 @@ final class InternalSubscriptionsTrackingTests: XCTestCase {
         }
     }
 
-    func testReplayLazily_listsOnlyTheUsersSubscription() {
-        let shared = Signal<Int, Never>.never.replayLazily()
+    func testShare_listsOnlyTheUsersSubscription() {
+        // Kept: a shared signal let go of, with a source that keeps nothing, ends its subscriptions.
+        let shared = Signal<Int, Never>.never.share(replay: 1)
         let line = #line + 1
         let subscription = shared.subscribe(next: { _ in })
         XCTAssertEqual(listedHere.map(\.line), [UInt(line)], SignalDiagnostics.report())

@@ -65,6 +65,13 @@ final class ThreadMatrixTests: LeakCheckedTestCase {
             }, sync: [.next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("publish().autoconnect()", { $0.publish().autoconnect() },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            row("share()", { $0.share() },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
+            // share()'s connection with a ReplaySubject, whose rows above run its replay through
+            // the full count: light rounds.
+            row("share(replay: 1)", { $0.share(replay: 1) },
+                sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)])
+                .inRounds(ThreadMatrix.lightRounds),
             row("replay", { $0.replay() },
                 sync: [.next(1), .next(2), .next(3), .completed], hot: [.next(1), .next(2), .next(3)]),
             row("replayLast, connected synchronously", { source in synchronously { source.replayLast() } },

@@ -42,11 +42,33 @@ public final class Watchdog: Sendable {
             if wake.wait(timeout: .now() + seconds) == .success { return }
             if cancelled.isSet { return }
             FileHandle.standardError.write(Data(message.utf8))
+            Watchdog.printEveryThreadsStack()
             fflush(nil)
             _exit(1)
         }
         thread.name = "watchdog"
         thread.start()
+    }
+
+    /// Prints every thread's stack to the standard error with `gdb`, where it is installed, so
+    /// that a deadlock in CI says where each thread waits; says so and does nothing where not.
+    private static func printEveryThreadsStack() {
+        let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let gdb else {
+            FileHandle.standardError.write(Data("Watchdog: no gdb installed, so no thread stacks.\n".utf8))
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gdb)
+        process.arguments = ["-p", "\(getpid())", "-batch", "-nx", "-ex", "thread apply all bt 40"]
+        process.standardOutput = FileHandle.standardError
+        process.standardError = FileHandle.standardError
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            FileHandle.standardError.write(Data("Watchdog: gdb did not start (\(error)).\n".utf8))
+        }
     }
 
     /// Stops the watchdog: the test ended in time.

@@ -19,8 +19,8 @@ import Schedulers
 // DocC leaves unavailable declarations out, so these comments are for readers of the source; the
 // article "Coming from RAC 2.5, ReactiveSwift, RxSwift or Combine" lists the spellings covered.
 
-/// The body of a stub that no one call of ours stands for (`share()`), that takes a scheduler of any
-/// type (Combine's `throttle(for:scheduler:latest:)`, which renames to `rateLimit(_:on:latest:)`),
+/// The body of a stub that no one call of ours stands for (ReactiveSwift's `replayLazily(upTo:)`),
+/// that takes a scheduler of any type (Combine's `throttle(for:scheduler:latest:)`, which renames to `rateLimit(_:on:latest:)`),
 /// or whose counterpart asks more of the types than the peer's spelling (`deliver(on:)` needs
 /// `Sendable` values; its stubs stay open to any, so that the rename shows first), and of the members
 /// of the other libraries' unavailable types (module Subjects's `BehaviorRelay.value`): it never

@@ -269,25 +269,6 @@ extension Signal {
         self.catch(to: Signal<Value, Never>.return(value))
     }
 
-    /// RxSwift's and Combine's `share()`: module `Subjects`'s `publish().autoconnect()` here.
-    @available(
-        *, unavailable,
-        message: "share() is publish().autoconnect() here (module Subjects), which connects once and does not reconnect; replayLazily() also replays to late subscribers"
-    )
-    public func share() -> Signal {
-        unreachableStubBody()
-    }
-
-    /// RxSwift's `share(replay:)`: module `Subjects`'s `multicast(ReplaySubject(capacity:))` then
-    /// `autoconnect()`, or `replayLazily()` and `replayLast()`.
-    @available(
-        *, unavailable,
-        message: "share(replay: n) is multicast(ReplaySubject(capacity: n)).autoconnect() here (module Subjects); replayLazily() keeps every value, replayLast() the latest"
-    )
-    public func share(replay: Int) -> Signal {
-        unreachableStubBody()
-    }
-
     /// RxSwift's `asObservable()`: nothing to call here, where every signal is a `Signal`.
     @available(*, unavailable, message: "a Signal is already the one signal type: drop the call")
     public func asObservable() -> Signal {

@@ -19,31 +19,40 @@ extension Signal {
     }
 }
 
+/// What a ``CountedSink`` counts itself out of, once, when its subscription ends (by disposal or
+/// by a terminal event), once it is connected.
+package protocol SubscriptionCounting: AnyObject, Sendable {
+    /// Counts one subscription out; `connection` is the disposable it was connected with. Called
+    /// on the thread that ends the subscription, with no lock held.
+    func countOut(_ connection: Disposable)
+}
+
 /// How many subscriptions of a ``Signal/refCounted(connect:)`` run.
-private final class SubscriptionCount: Sendable {
+private final class SubscriptionCount: SubscriptionCounting {
     private let value = Atomic<Int>(0)
 
     func increment() {
         value.add(1, ordering: .acquiringAndReleasing)
     }
 
-    /// Whether this was the last running subscription.
-    func decrement() -> Bool {
-        value.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    /// The last subscription out disposes the connection.
+    func countOut(_ connection: Disposable) {
+        if value.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { connection.dispose() }
     }
 }
 
-/// One subscription of a ``Signal/refCounted(connect:)``: passes the events on, stands for the
-/// subscription downstream, and counts itself out once when it ends.
-private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+/// One subscription of a ``Signal/refCounted(connect:)`` (or of `share(replay:)`'s connection):
+/// passes the events on, stands for the subscription downstream, and counts itself out of its
+/// ``SubscriptionCounting`` once when it ends, if it was connected.
+package final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
     /// Called through, with no retain, and emptied by the subject's delivery only (see
     /// ``Retained``); let go of when that subject is released, since this sink is also the
     /// disposable handed downstream, which its subscriber may keep.
     @exclusivity(unchecked) private var downstream: Retained<Sink<Value, Failure>>
-    private let count: SubscriptionCount
+    private let count: any SubscriptionCounting
     private let state = Lock(CountedState())
 
-    required init(_ downstream: Sink<Value, Failure>, count: SubscriptionCount) {
+    package required init(_ downstream: Sink<Value, Failure>, count: any SubscriptionCounting) {
         self.downstream = Retained(downstream)
         self.count = count
         super.init()
@@ -54,13 +63,14 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
     }
 
     /// Keeps the connection; counts out at once when the subscription has already ended.
-    func connected(_ connection: Disposable, subscription: Disposable?) {
+    /// `subscription` is what attaching this sink upstream returned.
+    package func connected(_ connection: Disposable, subscription: Disposable?) {
         let countsOut = state.withLock { state -> Bool in
             state.connection = connection
             if state.upstream == nil { state.upstream = subscription }
             return (isDisposed || subscription == nil) && state.countOut()
         }
-        if countsOut { countOut(connection) }
+        if countsOut { count.countOut(connection) }
     }
 
     package override func attach(_ upstream: Disposable) {
@@ -109,12 +119,7 @@ private final class CountedSink<Value, Failure: Error>: Sink<Value, Failure>, @u
             (state.upstream.take(), state.countOut() ? state.connection : nil)
         }
         upstream?.dispose()
-        if let connection { countOut(connection) }
-    }
-
-    /// The last subscription out disposes the connection.
-    private func countOut(_ connection: Disposable) {
-        if count.decrement() { connection.dispose() }
+        if let connection { count.countOut(connection) }
     }
 }
 
