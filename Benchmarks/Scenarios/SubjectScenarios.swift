@@ -33,41 +33,11 @@ func subjectScenarios() -> [Scenario] { [
             }
         }
     ),
-    Scenario(
-        name: "multicast.autoconnect",
-        operations: 100_000,
-        prepareOurs: { count in
-            let shared = Signal<Int, Never>.never.publish().autoconnect()
-            return {
-                for _ in 0..<count { shared.subscribe(next: { _ in }).dispose() }
-            }
-        },
-        prepareBaseline: { count in
-            let list = BaselineSubscriberList(connect: opaque { BaselineSourceSubscription() })
-            return {
-                for _ in 0..<count { list.remove(list.add()) }
-            }
-        }
-    ),
+    multicastCycleScenario(name: "multicast.autoconnect") { Signal<Int, Never>.never.publish().autoconnect() },
     // The same cycles through `share()`, which connects again for each: a fresh subject and a
     // subscription to the source per cycle, where `autoconnect()` subscribed the source on the
     // first cycle only (the baseline reconnects each time, as `share()` does).
-    Scenario(
-        name: "multicast.share",
-        operations: 100_000,
-        prepareOurs: { count in
-            let shared = Signal<Int, Never>.never.share()
-            return {
-                for _ in 0..<count { shared.subscribe(next: { _ in }).dispose() }
-            }
-        },
-        prepareBaseline: { count in
-            let list = BaselineSubscriberList(connect: opaque { BaselineSourceSubscription() })
-            return {
-                for _ in 0..<count { list.remove(list.add()) }
-            }
-        }
-    ),
+    multicastCycleScenario(name: "multicast.share") { Signal<Int, Never>.never.share() },
     // Targets: ours' median dispose within 3x the baseline's; its longest dispose under 1 ms; its
     // peak memory flat in the flood's length (the same with BENCHMARKS_FLOOD_CYCLES=40000 as with
     // the default 10,000).
@@ -455,4 +425,25 @@ private final class BaselineFloodSubject: Sendable {
     func remove(_ key: Int) {
         state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
     }
+}
+
+/// 100,000 times: subscribe to the multicast signal `make` returns, then dispose (op: one cycle);
+/// the baseline adds to and removes from a subscriber list that connects an opaque source.
+private func multicastCycleScenario(name: String, _ make: @escaping @Sendable () -> Signal<Int, Never>) -> Scenario {
+    Scenario(
+        name: name,
+        operations: 100_000,
+        prepareOurs: { count in
+            let shared = make()
+            return {
+                for _ in 0..<count { shared.subscribe(next: { _ in }).dispose() }
+            }
+        },
+        prepareBaseline: { count in
+            let list = BaselineSubscriberList(connect: opaque { BaselineSourceSubscription() })
+            return {
+                for _ in 0..<count { list.remove(list.add()) }
+            }
+        }
+    )
 }
