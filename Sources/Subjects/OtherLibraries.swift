@@ -1,3 +1,4 @@
+import Disposables
 import Signals
 
 // The multicasting spellings of RxSwift and Combine whose twin here, in this module, has another
@@ -7,10 +8,58 @@ import Signals
 // this module).
 
 extension Signal {
-    /// Combine's `makeConnectable()`: `publish()` here.
-    @available(*, unavailable, renamed: "publish()")
+    /// Combine's `makeConnectable()`: `publish()` here. Combine's `makeConnectable().autoconnect()`
+    /// is ``share(replay:)`` here: Combine's `autoconnect()` disconnects when the last subscriber
+    /// cancels and connects again for the next, where ``MulticastConnection/autoconnect()``, RAC
+    /// 2.5's, connects once and never again.
+    @available(
+        *, unavailable,
+        message: "makeConnectable().autoconnect() is share() here, which connects again after every subscriber has left (autoconnect() here connects once, never again); makeConnectable() alone is publish()"
+    )
     public func makeConnectable() -> MulticastConnection<Value, Failure> {
         publish()
+    }
+
+    /// RxSwift's `replay(_:)`, a connectable signal that keeps `bufferSize` values:
+    /// `multicast(ReplaySubject(capacity: bufferSize))` here, connected by `connect()`; or
+    /// ``share(replay:)``, which connects on the first subscriber (RxSwift's `share(replay:)`).
+    @available(
+        *, unavailable,
+        message: "RxSwift's replay(n) is multicast(ReplaySubject(capacity: n)) here, connected with connect(); share(replay: n) connects on the first subscriber; replay() here connects at once and keeps every value"
+    )
+    public func replay(_ bufferSize: Int) -> MulticastConnection<Value, Failure> {
+        multicast(ReplaySubject(capacity: bufferSize))
+    }
+
+    /// RxSwift's `replayAll()`: `multicast(ReplaySubject())` here, connected by `connect()`;
+    /// ``replay()`` connects at once, ``replayLazily()`` on the first subscription.
+    @available(
+        *, unavailable,
+        message: "RxSwift's replayAll() is multicast(ReplaySubject()) here, connected with connect(); replay() connects at once and replayLazily() on the first subscription, each keeping every value"
+    )
+    public func replayAll() -> MulticastConnection<Value, Failure> {
+        multicast(ReplaySubject())
+    }
+
+    /// RxSwift's `share(replay:scope:)`: ``share(replay:)`` here, which is its default scope,
+    /// `.whileConnected`. For `.forever`, ``replayLazily()`` (every value) or
+    /// `multicast(ReplaySubject(capacity: n))` connected once.
+    @available(
+        *, unavailable,
+        message: "share(replay:) here is RxSwift's scope .whileConnected: drop the scope; for .forever, replayLazily() (every value) or multicast(ReplaySubject(capacity: n)) connected once"
+    )
+    public func share(replay: Int = 0, scope: SubjectLifetimeScope) -> Signal {
+        share(replay: replay)
+    }
+
+    /// RxSwift's `multicast(makeSubject:)`: ``share(replay:)`` here, which makes a new subject for
+    /// each connection; `multicast(_:)` takes one subject, connected once.
+    @available(
+        *, unavailable,
+        message: "a subject for each connection is share() here (share(replay: n) for a ReplaySubject); multicast(_:) takes one subject, connected once"
+    )
+    public func multicast(makeSubject: @escaping @Sendable () -> Subject<Value, Failure>) -> Signal {
+        share()
     }
 
     /// Combine's `multicast(subject:)`: `multicast(_:)` here.
@@ -21,6 +70,16 @@ extension Signal {
 }
 
 extension MulticastConnection {
+    /// RxSwift's subscription to a `ConnectableObservable`: subscribe to ``signal`` here.
+    @available(*, unavailable, message: "a MulticastConnection is not a signal: subscribe to its signal, connection.signal.subscribe(next:), then connect()")
+    public func subscribe(
+        next: (@Sendable (Value) -> Void)? = nil,
+        error: (@Sendable (Failure) -> Void)? = nil,
+        completed: (@Sendable () -> Void)? = nil
+    ) -> Disposable {
+        signal.subscribe(next: next, error: error, completed: completed)
+    }
+
     /// RxSwift's `refCount()`: `share()` here, called on the signal itself (`source.share()` for
     /// RxSwift's `source.publish().refCount()`). RxSwift's `publish()` makes a new subject for
     /// each connection, so its `refCount()` connects again after every subscriber has left, as
@@ -31,6 +90,14 @@ extension MulticastConnection {
     )
     public func refCount() -> Signal<Value, Failure> {
         autoconnect()
+    }
+}
+
+extension ReplaySubject {
+    /// RxSwift's `ReplaySubject.create(bufferSize:)`: `ReplaySubject(capacity:)` here.
+    @available(*, unavailable, message: "RxSwift's ReplaySubject.create(bufferSize: n) is ReplaySubject<Element, any Error>(capacity: n) here (Never for one that never fails)")
+    public static func create(bufferSize: Int) -> ReplaySubject {
+        ReplaySubject(capacity: bufferSize)
     }
 }
 
@@ -96,3 +163,10 @@ public struct CurrentValueSubject<Output, Failure: Error> {
 @available(*, unavailable, message: "ReactiveSwift's MutableProperty(initial) is ObservableValue(initial) here: .value, and .signal for its producer; its read-only view is Property(cell), whose .changes is its signal")
 public typealias MutableProperty<Value: Sendable> = ObservableValue<Value>
 
+/// RxSwift's `SubjectLifetimeScope`, the scope of its `share(replay:scope:)`: ``Signal/share(replay:)``
+/// here is `.whileConnected`, and takes no scope.
+@available(*, unavailable, message: "share(replay:) here is RxSwift's scope .whileConnected: drop the scope; for .forever, replayLazily() or multicast(ReplaySubject(capacity: n)) connected once")
+public enum SubjectLifetimeScope {
+    case whileConnected
+    case forever
+}

@@ -24,11 +24,19 @@ extension Signal {
     /// source is subscribed once per connection, and a subscriber is never left on a connection
     /// that has ended, nor sent another connection's events. No lock is held while the source's
     /// work or a subscriber runs, and disposing never waits for either: a subscriber may dispose
-    /// from inside its own callback, even while a synchronous source is still sending, which stops
-    /// that source when it was the last subscriber. A subscriber joins at once, on the thread that
+    /// from inside its own callback, even while a synchronous source is still sending, which ends
+    /// the source's subscription when it was the last subscriber (nothing more reaches anyone; a
+    /// source's loop stops early if it checks `subscriber.isDisposed`). A synchronous source sends
+    /// before `subscribe` returns its disposable, so to stop it from a callback, end the
+    /// subscription with an operator instead (`take(_:)`, `take(while:)`), or subscribe a
+    /// ``Subscriber`` and dispose its `disposable`. A subscriber joins at once, on the thread that
     /// subscribes; the source is then subscribed as it would be on its own (a created signal's work
-    /// runs through `Scheduler.subscription`). The last subscriber out disposes the source's
+    /// runs through `Scheduler.subscription`: at once on the main thread or a scheduler's, on a
+    /// background scheduler from elsewhere). The last subscriber out disposes the source's
     /// subscription even when the shared signal itself has been let go of.
+    ///
+    /// On the main thread (elsewhere the created signal's work runs on a background scheduler, so
+    /// the prints come later):
     ///
     /// ```swift
     /// let request = Signal<Int, Never> { subscriber in

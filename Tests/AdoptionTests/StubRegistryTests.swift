@@ -38,6 +38,7 @@ final class StubRegistryTests: XCTestCase {
         ("MulticastConnection", "on a `MulticastConnection`"),
         ("Disposable", "on a disposable"),
         ("TestScheduler", "on a `TestScheduler`"),
+        ("ReplaySubject", "to make a `ReplaySubject`"),
     ]
 
     /// A stub: an unavailable public member, and the libraries its doc comment names.

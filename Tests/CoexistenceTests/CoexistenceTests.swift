@@ -20,6 +20,7 @@ final class CoexistenceTests: XCTestCase {
         let peers: [any PeerType] = [
             DisposeBag(), CompositeDisposable(), AnyDisposable {}, cancellables.first!, Disposables(),
             PublishSubject<Int>(), PublishRelay<Int>(), BehaviorRelay(value: 0), ReplayRelay<Int>.create(bufferSize: 1),
+            SubjectLifetimeScope.whileConnected,
             PassthroughSubject<Int, Never>(), CurrentValueSubject<Int, Never>(0), MutableProperty(0),
             Observable<Int>.just(1), Infallible<Int>(), Single<Int>(), Completable(), Driver<Int>(), AnyObserver<Int>(),
             SignalProducer<Int, Never>(value: 1), AnyPublisher<Int, Never>(), Just(1),

@@ -34,6 +34,7 @@ public struct Disposables: PeerType {
 public final class PublishSubject<Element>: PeerType { public init() {}; public func onNext(_ element: Element) {} }
 public final class PublishRelay<Element>: PeerType { public init() {}; public func accept(_ element: Element) {} }
 public final class BehaviorRelay<Element>: PeerType { public var value: Element; public init(value: Element) { self.value = value } }
+public enum SubjectLifetimeScope: PeerType { case whileConnected, forever }
 public final class ReplayRelay<Element>: PeerType { public static func create(bufferSize: Int) -> ReplayRelay { ReplayRelay() } }
 public final class PassthroughSubject<Output, Failure: Error>: PeerType { public init() {}; public func send(_ input: Output) {} }
 public final class CurrentValueSubject<Output, Failure: Error>: PeerType { public var value: Output; public init(_ value: Output) { self.value = value } }

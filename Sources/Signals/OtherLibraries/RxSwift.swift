@@ -391,6 +391,29 @@ extension Signal where Value == Date, Failure == Never {
     }
 }
 
+extension Signal where Value == Int {
+    /// RxSwift's `Observable<Int>.interval(_:scheduler:)`, which counts its ticks: here
+    /// `Signal.interval(_:on:leeway:)` sends the date of each tick, a `Signal<Date, Never>`; for
+    /// RxSwift's 0, 1, 2, …, count them with `scan(-1) { count, _ in count + 1 }`.
+    @available(
+        *, unavailable,
+        message: "Signal.interval(seconds, on: scheduler) sends each tick's date, a Signal<Date, Never>; for RxSwift's 0, 1, 2, … add .scan(-1) { count, _ in count + 1 }"
+    )
+    public static func interval(_ period: TimeInterval, scheduler: Scheduler) -> Signal<Int, Never> {
+        Signal<Date, Never>.interval(period, on: scheduler).scan(-1) { count, _ in count + 1 }
+    }
+
+    /// RxSwift's `Observable<Int>.interval(_:scheduler:)` with a `DispatchTimeInterval` such as
+    /// `.milliseconds(10)`: see the `TimeInterval` form.
+    @available(
+        *, unavailable,
+        message: "Signal.interval(seconds, on: scheduler) takes a TimeInterval and sends each tick's date, a Signal<Date, Never>; for RxSwift's 0, 1, 2, … add .scan(-1) { count, _ in count + 1 }"
+    )
+    public static func interval(_ period: Duration, scheduler: Scheduler) -> Signal<Int, Never> {
+        Signal<Date, Never>.interval(period / .seconds(1), on: scheduler).scan(-1) { count, _ in count + 1 }
+    }
+}
+
 // RxSwift's observers and subjects: `onNext(_:)` and the rest, on every subscriber here (a
 // `Subscriber`, a subject of module `Subjects`). Combine's `send(_:)` gets no stub: `send` is also
 // the C library's socket function, which an unqualified call inside a subscriber type would then
@@ -456,6 +479,16 @@ extension TestScheduler {
     @available(*, unavailable, renamed: "createColdSignal(_:)")
     public func createColdObservable<Value: Sendable, Failure>(_ events: [Recorded<Value, Failure>]) -> TestSignal<Value, Failure> {
         createColdSignal(events)
+    }
+
+    /// RxSwift's (RxTest's) `scheduleAt(_:action:)`: `schedule(after:_:)` here, with the date
+    /// `clockStart.addingTimeInterval(time)`.
+    @available(
+        *, unavailable,
+        message: "scheduleAt(time) { … } is schedule(after: scheduler.clockStart.addingTimeInterval(time)) { … } here; the time is in virtual seconds"
+    )
+    public func scheduleAt(_ time: TimeInterval, action: @escaping @Sendable () -> Void) {
+        _ = schedule(after: clockStart.addingTimeInterval(time), action)
     }
 
     /// RxSwift's (RxTest's) `start()`, which runs the virtual clock: `run()` here;

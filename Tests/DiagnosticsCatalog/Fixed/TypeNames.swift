@@ -39,4 +39,5 @@ final class TypeNames {
     let created = Disposable()
     let createdWith = Disposable { print("disposed") }
     let createdOf = CompoundDisposable([Disposable(), Disposable()])
+    let scope = Signal<Int, Never>.never.share(replay: 1)
 }

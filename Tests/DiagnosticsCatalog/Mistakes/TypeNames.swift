@@ -41,4 +41,5 @@ final class TypeNames {
     let created = Disposables.create()                                  // first error: Disposable()
     let createdWith = Disposables.create { print("disposed") }          // first error: Disposable { ... }
     let createdOf = Disposables.create(Disposable(), Disposable())      // first error: CompoundDisposable([a, b])
+    let scope = SubjectLifetimeScope.whileConnected                     // first error: share(replay:) here is RxSwift's scope .whileConnected
 }
