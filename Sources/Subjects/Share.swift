@@ -77,7 +77,10 @@ extension Signal {
             // it, and a disposal from inside one of its callbacks (or from another thread) counts
             // it out at once.
             let sink = sinkType.init(downstream, count: connection.membership)
-            let subscription = connection.subject.attachSink(sink)
+            // A replaying subject joins and replays at once, on this thread, rather than through
+            // `Scheduler.subscription` as a subscription to it does: a hot source's events sent
+            // after this subscribe has returned reach the subscriber whatever thread it is on.
+            let subscription = connection.replaying?.subscribe(sink, synchronously: true) ?? connection.subject.attachSink(sink)
             sink.connected(connection.membership.upstream, subscription: subscription)
             if connection.isNew { shared.connect(connection) }
             return sink
@@ -103,10 +106,14 @@ private final class Shared<Value, Failure: Error>: Sendable {
     func join() -> Connection<Value, Failure> {
         current.withLock { current in
             if let connection = current, connection.membership.join() {
-                return Connection(subject: connection.subject, membership: connection.membership, isNew: false)
+                return Connection(
+                    subject: connection.subject, replaying: connection.replaying, membership: connection.membership, isNew: false
+                )
             }
+            let replaying = replay == 0 ? nil : ReplaySubject<Value, Failure>(capacity: replay)
             let connection = Connection<Value, Failure>(
-                subject: replay == 0 ? Subject() : ReplaySubject(capacity: replay),
+                subject: replaying ?? Subject(),
+                replaying: replaying?.observers,
                 membership: Membership(shared: self),
                 isNew: true
             )
@@ -133,6 +140,8 @@ private final class Shared<Value, Failure: Error>: Sendable {
 /// subject, its membership, and whether this join made it (and so connects it).
 private struct Connection<Value, Failure: Error>: Sendable {
     let subject: Subject<Value, Failure>
+    /// The replaying subject's subscribers, when `replay` is more than zero.
+    let replaying: ReplaySink<Value, Failure>?
     let membership: Membership
     let isNew: Bool
 }

@@ -261,4 +261,32 @@ final class ShareTests: LeakCheckedTestCase {
         XCTAssertEqual(Signal<Int, Never>.never.named("source").share(replay: 2).name, "[source] -shareReplay: 2")
         XCTAssertEqual(Signal<Int, Never>.never.named("source").share().name, "[source] -shareReplay: 0")
     }
+
+    /// A subscriber joins at once, on the thread that subscribes, a replaying connection too: from
+    /// a plain thread or a global queue, where a replay subject's own subscription goes through
+    /// `Scheduler.subscription`, the values a hot source sends after `subscribe` has returned all
+    /// reach it (a hostile review saw `[3]` of `[1, 2, 3]` in 35 of 50 runs on a global queue).
+    func testShare_firstSubscriberOnAPlainThreadOrAGlobalQueue_getsEverythingSentAfterSubscribeReturned() {
+        for replay in [0, 1, 2] {
+            for onAGlobalQueue in [false, true] {
+                for _ in 0..<20 {
+                    let (pipe, input) = Signal<Int, Never>.pipe()
+                    let shared = pipe.share(replay: replay)
+                    let recorder = Lock<EventRecorder<Int, Never>?>(nil)
+                    let done = Flag()
+                    let body: @Sendable () -> Void = {
+                        let recording = shared.record()
+                        for value in 1...3 { input.sendNext(value) }
+                        recorder.withLock { $0 = recording }
+                        done.set()
+                    }
+                    if onAGlobalQueue { DispatchQueue.global().async(execute: body) } else { _ = startThread("subscriber", body) }
+                    XCTAssertTrue(pollWithoutRunningTheMainQueue { done.isSet })
+                    let recording = recorder.withLock { $0! }
+                    XCTAssertEqual(recording.values, [1, 2, 3], "replay \(replay), \(onAGlobalQueue ? "a global queue" : "a plain thread")")
+                    recording.dispose()
+                }
+            }
+        }
+    }
 }

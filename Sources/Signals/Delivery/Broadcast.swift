@@ -1,3 +1,4 @@
+import Dispatch
 import Disposables
 import Synchronization
 
@@ -549,7 +550,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     /// From now until ``endCatchUp(in:)``, live events are held back: for a subscriber that replays
     /// kept values to the member on its own thread. Before the member joins.
     package func beginCatchUp() {
-        catchUp = CatchUp()
+        catchUp = CatchUp(replayer: DeliveryContext.current.id)
         isCatchingUp.store(true, ordering: .releasing)
     }
 
@@ -604,6 +605,16 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
 
 /// What a member that catches up holds back: the live events that came meanwhile, and how it was
 /// let go of, if it was. Not generic, so that making one costs no metadata lookup.
+///
+/// **The bound.** The replaying thread delivers what is held while senders may go on sending: a
+/// sender faster than the member's callbacks would keep it catching up for ever (its `subscribe`
+/// never returning) and the held events would grow without limit. So, as at a subject's bound, a
+/// sender that finds more than ``bound`` events held pays for it once it is outside every
+/// delivery (it cannot wait inside one, where it might hold what the replaying thread waits
+/// for): before its outermost send returns, it waits until the catch-up is over. (Waiting only
+/// until what is held has been taken would let the sender refill it while the replaying thread
+/// delivers, so the catch-up could still go on for ever.) Not the replaying thread itself, nor a thread that is
+/// catching up a member of its own (two such threads could otherwise wait for each other).
 private final class CatchUp: @unchecked Sendable {
     enum End {
         case live, detach, abandon
@@ -613,17 +624,50 @@ private final class CatchUp: @unchecked Sendable {
         var events: [Any] = []
         var end: End?
         var isOver = false
+        /// Senders waiting for the held events to be taken.
+        var waiters: [DispatchSemaphore] = []
     }
 
+    /// How many held events a sender may find before it waits: a subject's input's bound.
+    static let bound = 64
+
     private let state = Lock(State())
+    /// The ``DeliveryContext/id`` of the replaying thread.
+    private let replayer: UInt
+
+    init(replayer: UInt) {
+        self.replayer = replayer
+    }
 
     /// Holds `event` back; `false` once the catch-up is over (the caller delivers it).
     func hold(_ event: Any) -> Bool {
-        state.withLock { state in
-            if state.isOver { return false }
+        let (isHeld, isBeyondTheBound) = state.withLock { state -> (Bool, Bool) in
+            if state.isOver { return (false, false) }
             state.events.append(event)
+            return (true, state.events.count > Self.bound)
+        }
+        if isBeyondTheBound { oweAWait() }
+        return isHeld
+    }
+
+    /// Puts off, until this thread has left its deliveries, a wait for the held events to be
+    /// taken; once per catch-up while it is inside them.
+    @inline(never)
+    private func oweAWait() {
+        let context = DeliveryContext.current
+        guard context.id != replayer, !context.isCatchingUp, context.depth > 0, !context.hasDeferred(for: self) else { return }
+        context.defer_(for: self) { [self] in waitForTheReplayer() }
+    }
+
+    /// Waits, when more than ``bound`` events are held, until the catch-up is over.
+    private func waitForTheReplayer() {
+        let semaphore = DispatchSemaphore(value: 0)
+        let waits = state.withLock { state -> Bool in
+            guard !state.isOver, state.events.count > Self.bound else { return false }
+            state.waiters.append(semaphore)
             return true
         }
+        if waits { semaphore.wait() }
     }
 
     /// Records that the member was let go of; `false` once the catch-up is over.
@@ -638,14 +682,19 @@ private final class CatchUp: @unchecked Sendable {
     /// The events held back; when there are none, ends the catch-up (running `over` under the
     /// lock) and also returns how to end it.
     func take(ifEmpty over: () -> Void) -> ([Any], End?) {
-        state.withLock { state in
+        let (events, end, waiters) = state.withLock { state -> ([Any], End?, [DispatchSemaphore]) in
             if state.events.isEmpty {
                 state.isOver = true
                 over()
-                return ([], state.end ?? .live)
+                let waiters = state.waiters
+                state.waiters = []
+                return ([], state.end ?? .live, waiters)
             }
             defer { state.events = [] }
-            return (state.events, nil)
+            return (state.events, nil, [])
         }
+        // The catch-up is over: the senders waiting for it go on.
+        for waiter in waiters { waiter.signal() }
+        return (events, end)
     }
 }

@@ -36,6 +36,8 @@ package struct DeliveryContext {
         var deferredPerLock: [ObjectIdentifier: Int] = [:]
         /// Whether the outermost frame is running `deferred` already.
         var isRunningDeferred = false
+        /// How many replays this thread is catching members up with (see `ReplaySink`).
+        var catchUps = 0
         /// Objects let go of inside a delivery, released once this thread has left them all.
         var retired: [AnyObject] = []
         /// This thread's part of ``LiveCount``: serialization points made here, less those
@@ -52,6 +54,17 @@ package struct DeliveryContext {
     var depth: Int {
         @inline(__always) get { state.pointee.depth }
         @inline(__always) nonmutating set { state.pointee.depth = newValue }
+    }
+
+    /// Whether this thread is catching a member up with a replay: then it never waits for
+    /// another member's catch-up (see `CatchUp`), which might be waiting for its own.
+    var isCatchingUp: Bool {
+        state.pointee.catchUps > 0
+    }
+
+    /// Counts a replay this thread catches a member up with (`+1`), or its end (`-1`).
+    func countCatchUp(_ delta: Int) {
+        state.pointee.catchUps += delta
     }
 
     /// Whether work waits to be done when this thread leaves its outermost delivery.

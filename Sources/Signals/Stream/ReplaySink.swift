@@ -89,6 +89,8 @@ package final class ReplaySink<Value, Failure: Error>: BroadcastSink<Value, Fail
         // so a callback that sends into the very subject replaying to it cannot wait for a
         // deliverer that is waiting for this subscription.
         let context = DeliveryContext.current
+        context.countCatchUp(1)
+        defer { context.countCatchUp(-1) }
         context.depth += 1
         // Raw memory, not an array: walking an array of a generic element in unspecialized code
         // costs a metadata lookup per value.
