@@ -36,7 +36,7 @@ final class CatchUpBoundTests: LeakCheckedTestCase {
         defer { watchdog.cancel() }
         let subject = ReplaySubject<Int, Never>(capacity: 1)
         subject.sendNext(0)
-        let received = Mutex<[Int]>([])
+        let received = Lock<[Int]>([])
         let replaying = Flag()
         let joined = Flag()
         let finished = startThread("joiner") { [scheduler] in
