@@ -15,9 +15,9 @@ import Signals
 /// so that `subscribe` may return before it. So the replay always runs on a scheduler, and a
 /// subscriber on a plain thread or a global queue can dispose its subscription from its first
 /// replayed value. A replayed value's callback is a callback like a live one's: a send from it
-/// (into this subject, too) never waits for another thread. A sender that finds more than 64
-/// live events held back for a subscriber still catching up waits, once it has left its own
-/// callbacks, until that subscriber has caught up: so a sender faster than the subscriber can
+/// (into this subject, too) never waits for another thread. A sender (of a value, an error or
+/// completion) that finds more than 64 live events held back for a subscriber still catching up
+/// waits, once it has left its own callbacks, until that subscriber has caught up: so a sender faster than the subscriber can
 /// neither keep it catching up for ever nor grow what is held without limit.
 ///
 /// ```swift
