@@ -61,6 +61,99 @@ final class CatchUpBoundTests: LeakCheckedTestCase {
         XCTAssertEqual(received.withLock { $0 }, Array(0...2_000))
     }
 
+    /// A sender waiting at the bound goes on once the member catching up is disposed from
+    /// another thread: disposing ends the catch-up, and no waiter is left behind.
+    func testReplaySubject_memberDisposedWhileASenderWaitsAtTheBound_releasesTheSender() {
+        let watchdog = Watchdog("a catch-up's member disposed while a sender waits at the bound")
+        defer { watchdog.cancel() }
+        for _ in 0..<5 {
+            let subject = ReplaySubject<Int, Never>(capacity: 1)
+            subject.sendNext(0)
+            let stop = Flag()
+            let sent = Atomic<Int>(0)
+            let replaying = Flag()
+            let release = Flag()
+            let subscription = DisposableBox()
+            let joined = startThread("joiner") {
+                // A plain thread: the replay runs on a background scheduler after subscribe returns.
+                subscription.disposable = subject.subscribe(next: { value in
+                    if value == 0 {
+                        replaying.set()
+                        _ = pollWithoutRunningTheMainQueue { release.isSet }
+                    }
+                })
+            }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { replaying.isSet && joined.isSet })
+            let sender = startThread("sender") {
+                var value = 1
+                while !stop.isSet {
+                    subject.sendNext(value)
+                    value += 1
+                    sent.store(value, ordering: .relaxed)
+                }
+            }
+            // Past the bound, the sender waits for the catch-up.
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { sent.load(ordering: .relaxed) >= CatchUpBoundTests.bound })
+            let before = sent.load(ordering: .relaxed)
+            subscription.disposable?.dispose()
+            release.set()
+            XCTAssertTrue(
+                pollWithoutRunningTheMainQueue { sent.load(ordering: .relaxed) > before + 10_000 },
+                "the sender stayed stuck once the member catching up was disposed"
+            )
+            stop.set()
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { sender.isSet })
+        }
+    }
+
+    /// Ending the subject while a sender waits at the bound: the end is held like a value (its
+    /// sender may wait too), the member gets exactly one terminal event once it has caught up,
+    /// and every thread goes on.
+    func testReplaySubject_endedWhileASenderWaitsAtTheBound_everyoneGoesOnAndTheMemberEndsOnce() {
+        let watchdog = Watchdog("a replaying subject ended while a sender waits at the bound")
+        defer { watchdog.cancel() }
+        for round in 0..<6 {
+            let subject = ReplaySubject<Int, TestError>(capacity: 1)
+            subject.sendNext(0)
+            let replaying = Flag()
+            let release = Flag()
+            let ends = Lock<[String]>([])
+            let joined = startThread("joiner") { [scheduler] in
+                scheduler.performAsCurrentScheduler {
+                    _ = subject.subscribe(
+                        next: { value in
+                            if value == 0 {
+                                replaying.set()
+                                _ = pollWithoutRunningTheMainQueue { release.isSet }
+                            }
+                        },
+                        error: { _ in ends.withLock { $0.append("error") } },
+                        completed: { ends.withLock { $0.append("completed") } }
+                    )
+                }
+            }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { replaying.isSet })
+            let sent = Atomic<Int>(0)
+            let sender = startThread("sender") {
+                for value in 1...500 {
+                    subject.sendNext(value)
+                    sent.store(value, ordering: .relaxed)
+                }
+            }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { sent.load(ordering: .relaxed) >= CatchUpBoundTests.bound })
+            let ender = startThread("ender") {
+                if round.isMultiple(of: 2) { subject.sendCompleted() } else { subject.sendError(.first) }
+            }
+            release.set()
+            XCTAssertTrue(pollWithoutRunningTheMainQueue { sender.isSet && joined.isSet && ender.isSet }, "round \(round): a thread stayed stuck")
+            XCTAssertTrue(eventually { ends.withLock { $0.count } == 1 }, "round \(round)")
+            XCTAssertEqual(ends.withLock { $0 }, [round.isMultiple(of: 2) ? "completed" : "error"], "round \(round)")
+        }
+    }
+
+    /// The catch-up's bound: a subject input's.
+    private static let bound = 64
+
     private func joinWhileASenderSendsNonstop(
         _ name: String, to signal: Signal<Int, Never>, send: @escaping @Sendable (Int) -> Void,
         file: StaticString = #filePath, line: UInt = #line
