@@ -29,7 +29,7 @@ extension Signal {
     /// source's loop stops early if it checks `subscriber.isDisposed`). A synchronous source sends
     /// before `subscribe` returns its disposable, so to stop it from a callback, end the
     /// subscription with an operator instead (`take(_:)`, `take(while:)`), or subscribe a
-    /// ``Subscriber`` and dispose its `disposable`. A subscriber joins at once, on the thread that
+    /// `Subscriber` and dispose its `disposable`. A subscriber joins at once, on the thread that
     /// subscribes; the source is then subscribed as it would be on its own (a created signal's work
     /// runs through `Scheduler.subscription`: at once on the main thread or a scheduler's, on a
     /// background scheduler from elsewhere). The last subscriber out disposes the source's
