@@ -19,8 +19,13 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     @exclusivity(unchecked) private var pending: PendingEvents<Value, Failure>?
     /// Read by a ``Burst`` as the owner, after each value.
     @usableFromInline @exclusivity(unchecked) private(set) var hasPending = false
-    /// What a pending terminal event disposes before it is delivered.
+    /// What a pending terminal event disposes before it is delivered; set by the first terminal
+    /// event queued, and kept until one is delivered (a terminal event that is dropped with its
+    /// feed, see ``sendTerminal(_:disposing:feed:dropsWhenFeedDisposed:)``, leaves it for the next).
     private var pendingSubscription: CompoundDisposable?
+    /// Whether a terminal event that cannot be dropped is queued: any terminal event queued after
+    /// it is not delivered, so it is not queued either.
+    private var hasFirmTerminalPending = false
     /// Whether a terminal event has been delivered.
     @exclusivity(unchecked) private var isEnded = false
     /// Sends put off by threads inside other deliveries (see ``DeliveryContext``), two for each,
@@ -64,8 +69,8 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         let context = currentContext
         switch perform(in: context, { deliverNext(value, feed: feed) }) {
         case .performed: return
-        case .ownedByThisThread: enqueue(.next(value), nil, feed: feed)
-        case .busyElsewhere: putOff(in: context) { [self] in sendNext(value, feed: feed) }
+        case .ownedByThisThread: enqueueNext(value, feed: feed)
+        case .busyElsewhere: deferNext(value, feed: feed, in: context)
         }
     }
 
@@ -80,6 +85,16 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     @inline(never)
     private func deferNext(_ value: Value, in context: DeliveryContext) {
         putOff(in: context) { [self] in sendNext(value) }
+    }
+
+    @inline(never)
+    private func enqueueNext(_ value: Value, feed: Disposable) {
+        enqueue(.next(value), nil, feed: feed)
+    }
+
+    @inline(never)
+    private func deferNext(_ value: Value, feed: Disposable, in context: DeliveryContext) {
+        putOff(in: context) { [self] in sendNext(value, feed: feed) }
     }
 
     /// Puts `send` off until this thread has left its deliveries; the receiver is kept for it.
@@ -113,8 +128,16 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
     }
 
     /// Sends the terminal `event`; unless `feed` (see ``sendNext(_:feed:)``) has been disposed,
-    /// in which case the subscription still ends, silently.
-    func sendTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable, feed: Disposable? = nil) {
+    /// in which case the subscription still ends, silently, or, with `dropsWhenFeedDisposed`,
+    /// the event is dropped and the subscription goes on: for a feed that is one of several in
+    /// turn, such as a switch's inner signal, whose end no longer concerns the subscriber once a
+    /// later feed has replaced it.
+    func sendTerminal(
+        _ event: Event<Value, Failure>,
+        disposing subscription: CompoundDisposable,
+        feed: Disposable? = nil,
+        dropsWhenFeedDisposed drops: Bool = false
+    ) {
         guard let feed else {
             switch event {
             case .next: preconditionFailure("SubscriberGate: a value sent as a terminal event")
@@ -125,10 +148,13 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         }
         if isDisposed { return }
         let context = currentContext
-        switch perform(in: context, { deliverTerminal(event, disposing: subscription, feed: feed); drainPending() }) {
+        switch perform(in: context, { deliverTerminal(event, disposing: subscription, feed: feed, drops: drops); drainPending() }) {
         case .performed: return
-        case .ownedByThisThread: enqueue(event, subscription, feed: feed)
-        case .busyElsewhere: putOff(in: context) { [self] in sendTerminal(event, disposing: subscription, feed: feed) }
+        case .ownedByThisThread: enqueue(event, subscription, feed: feed, drops: drops)
+        case .busyElsewhere:
+            putOff(in: context) { [self] in
+                sendTerminal(event, disposing: subscription, feed: feed, dropsWhenFeedDisposed: drops)
+            }
         }
     }
 
@@ -230,10 +256,16 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
         drainPending()
     }
 
-    private func deliverTerminal(_ event: Event<Value, Failure>, disposing subscription: CompoundDisposable, feed: Disposable?) {
+    private func deliverTerminal(
+        _ event: Event<Value, Failure>,
+        disposing subscription: CompoundDisposable,
+        feed: Disposable?,
+        drops: Bool = false
+    ) {
         if let feed {
             // Checked before the end: the subscriber's own disposal actions dispose the feed.
             let isFeedDisposed = feed.isDisposed
+            if isFeedDisposed, drops { return }
             guard let receiver = end(disposing: subscription) else { return }
             // The feed's disposal came first: its subscriber is not told of the end.
             if isFeedDisposed { return receiver.cancel() }
@@ -279,15 +311,16 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             hasPending = false
             return
         }
-        while let (event, feed) = pending.popFirst() {
+        while let (event, feed, drops) = pending.popFirst() {
             hasPending = !pending.isEmpty
             if isDisposed || isEnded { break }
             switch event {
             case let .next(value):
                 if feed?.isDisposed != true { receiver.use { $0.receive(value) } }
             case .error, .completed:
-                if let subscription = pendingSubscription.take() {
-                    deliverTerminal(event, disposing: subscription, feed: feed)
+                // Kept for a later terminal event should this one be dropped with its feed.
+                if let subscription = pendingSubscription {
+                    deliverTerminal(event, disposing: subscription, feed: feed, drops: drops)
                 }
             }
         }
@@ -295,18 +328,26 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
             pending.removeAll()
             hasPending = false
             pendingSubscription = nil
+            hasFirmTerminalPending = false
         }
     }
 
     @inline(never)
-    private func enqueue(_ event: Event<Value, Failure>, _ subscription: CompoundDisposable?, feed: Disposable? = nil) {
+    private func enqueue(
+        _ event: Event<Value, Failure>,
+        _ subscription: CompoundDisposable?,
+        feed: Disposable? = nil,
+        drops: Bool = false
+    ) {
         if let subscription {
-            // Only the first terminal event counts; the rest are dropped on delivery anyway.
-            if pendingSubscription != nil { return }
-            pendingSubscription = subscription
+            // Only the first terminal event that cannot be dropped counts; the rest would be
+            // dropped on delivery anyway.
+            if hasFirmTerminalPending { return }
+            hasFirmTerminalPending = !drops || feed == nil
+            if pendingSubscription == nil { pendingSubscription = subscription }
         }
         if pending == nil { pending = PendingEvents() }
-        pending?.append(event, feed: feed)
+        pending?.append(event, feed: feed, drops: drops)
         hasPending = true
     }
 
@@ -324,17 +365,19 @@ package final class SubscriberGate<Value, Failure: Error>: DeliveryLock, @unchec
 /// by the gate's owner, and only inside its own methods, so that no access to the queue can span
 /// a call that delivers an event (and may send another).
 private final class PendingEvents<Value, Failure: Error> {
-    private var events = Queue<(Event<Value, Failure>, Disposable?)>()
+    /// Each event with the feed it came through, if any, and whether it is dropped (a terminal
+    /// event) when that feed has been disposed.
+    private var events = Queue<(Event<Value, Failure>, Disposable?, Bool)>()
 
     var isEmpty: Bool { events.isEmpty }
 
     @inline(never)
-    func append(_ event: Event<Value, Failure>, feed: Disposable?) {
-        events.append((event, feed))
+    func append(_ event: Event<Value, Failure>, feed: Disposable?, drops: Bool) {
+        events.append((event, feed, drops))
     }
 
     @inline(never)
-    func popFirst() -> (Event<Value, Failure>, Disposable?)? {
+    func popFirst() -> (Event<Value, Failure>, Disposable?, Bool)? {
         events.popFirst()
     }
 

@@ -9,6 +9,9 @@ extension Signal {
     /// end the current pick: the result completes when both have completed. An error from `keys`
     /// or from the current pick ends the result.
     ///
+    /// Switching is monotonic, as in ``switchToLatest()``: once a value of the current pick has
+    /// been delivered, no value or error of an earlier pick is, from any thread.
+    ///
     /// A key with no case when `default` is `nil` fails the result when that key arrives, with
     /// `SignalError.noMatchingCase` describing the key. That needs a `Failure` that can hold a
     /// ``SignalError`` (`SignalError` itself, or `any Error`); for any other `Failure` an
@@ -42,6 +45,9 @@ extension Signal {
     /// branch, a repeated value included. `condition` completing does not end the current branch:
     /// the result completes when both have completed. An error from `condition` or the current
     /// branch ends the result.
+    ///
+    /// Switching is monotonic, as in ``switchToLatest()``: once a value of the current branch has
+    /// been delivered, no value or error of the branch before it is, from any thread.
     ///
     /// ```swift
     /// Signal.if(isLoggedIn, then: profile, else: loginPrompt)

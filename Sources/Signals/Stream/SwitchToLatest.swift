@@ -8,10 +8,16 @@ extension Signal {
     /// This signal completing does not end the current inner signal: the result completes when
     /// both have completed. An error from this signal or the current inner signal ends it at once.
     ///
-    /// Threads: once the switch has happened (the send of the new signal has returned), nothing
-    /// the previous inner signal sends arrives. A value it sends on another thread at the very
-    /// moment of the switch may still arrive, after the new signal's first value, as in RAC 2.5,
-    /// where the previous signal is ended by `-takeUntil:` on the next one.
+    /// Threads: switching is monotonic. Once a value of the new signal has been delivered, no
+    /// value or error of an earlier inner signal is, whatever threads they send on; and once the
+    /// switch has happened (the send of the new signal has returned), nothing the previous inner
+    /// signal sends arrives. An earlier signal's value sent on another thread at the very moment
+    /// of the switch may still arrive, but only before the new signal's first value.
+    ///
+    /// **Departure:** RAC 2.5 ends the previous signal with `-takeUntil:` on the next one, so
+    /// there such a value can arrive after the new signal's values (an old query's results shown
+    /// after the new query's). Here each value is checked at delivery, inside the subscriber's
+    /// serialization, against the signal it came from.
     ///
     /// RAC 2.5: `-switchToLatest`.
     public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
@@ -26,9 +32,9 @@ extension Signal {
     /// both have completed. An error from this signal or the current inner signal ends it at once.
     /// Disposing the result disposes this signal's subscription and the current inner one.
     ///
-    /// Threads: as ``switchToLatest()``: once the switch has happened, nothing the previous inner
-    /// signal sends arrives, but a value it sends on another thread at the very moment of the
-    /// switch may still arrive, after the new signal's first value.
+    /// Threads: as ``switchToLatest()``, switching is monotonic: once a value of the latest
+    /// signal has been delivered, no value or error of an earlier one is, from any thread (RAC
+    /// 2.5's `-map:` then `-switchToLatest` can deliver one later: see ``switchToLatest()``).
     ///
     /// ```swift
     /// queries.flatMapLatest { query in api.search(query) }   // only the latest query's results
@@ -55,73 +61,100 @@ extension Signal {
     }
 }
 
-/// The source side of `switchToLatest` and `flatMapLatest`; it keeps the current inner subscription.
+/// What the source side of a switch and its inner sinks share: the output, the current inner
+/// subscription and the bookkeeping of which inner signal is current.
 ///
 /// The output's disposable holds the inner subscriptions (through `current`), never the inner
-/// sinks, which hold this sink and so the output: once an inner signal's source lets go of its
+/// sinks, which hold this core and so the output: once an inner signal's source lets go of its
 /// sink, nothing keeps the subscription alive.
-///
-/// Its subclasses receive the source's values: `LatestSwitchSink` switches to each signal it
-/// receives, `FlatMapLatestSink` to the signal its transform makes of each value. A transform
-/// for `switchToLatest` too (the identity) would cost it a generic copy of every signal.
-private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
-    final let output: Subscriber<Value, Failure>
+private final class SwitchCore<Value, Failure: Error>: @unchecked Sendable {
+    let output: Subscriber<Value, Failure>
     /// The current inner subscription.
-    private let current = SerialDisposable()
-    private let state = Lock(SwitchState())
-    /// The number of the current inner signal: an inner sink whose number is older forwards
-    /// nothing. Written by the source's delivery only.
+    let current = SerialDisposable()
+    let state = Lock(SwitchState())
+    /// The number of the current inner signal: an inner subscription whose number is older is
+    /// disposed as it attaches. Written by the source's delivery only.
     let generation = Atomic<Int>(0)
-    /// Looked up once: allocating through it costs no metadata lookup per inner signal.
-    private let innerType = SwitchInner<Source, Value, Failure>.self
 
     init(_ output: Subscriber<Value, Failure>) {
         self.output = output
-        super.init()
         output.disposable.add(current)
-    }
-
-    package override func attach(_ upstream: Disposable) {
-        output.disposable.add(upstream)
-    }
-
-    /// Disposes the current inner subscription and subscribes to `signal`, unless the output was
-    /// disposed meanwhile (by `flatMapLatest`'s transform, say): subscribing then would start
-    /// the inner signal's work (a request, a timer) only to dispose it.
-    final func switchTo(_ signal: Signal<Value, Failure>) {
-        let number = generation.add(1, ordering: .acquiringAndReleasing).newValue
-        state.withLock { $0.latest = number }
-        current.swap(nil)?.dispose()
-        if output.disposable.isDisposed { return }
-        _ = signal.attachSink(innerType.init(self, number: number))
     }
 
     /// Keeps the subscription of inner signal `number` as the current one, unless a later inner
     /// signal has arrived.
-    final func attach(_ subscription: Disposable, number: Int) {
+    func attach(_ subscription: Disposable, number: Int) {
         current.swap(subscription)?.dispose()
         if generation.load(ordering: .acquiring) != number { current.swap(nil)?.dispose() }
     }
 
-    package override func receive(error: Failure) {
-        output.sendError(error)
-    }
-
-    package override func receiveCompleted() {
-        let isDone = state.withLock { state in
-            state.sourceIsDone = true
-            return state.latest == nil
-        }
-        if isDone { output.sendCompleted() }
-    }
-
-    final func innerCompleted(number: Int) {
+    func innerCompleted(number: Int) {
         let isDone = state.withLock { state -> Bool in
             guard state.latest == number else { return false }
             state.latest = nil
             return state.sourceIsDone
         }
         if isDone { output.sendCompleted() }
+    }
+}
+
+/// The source side of `switchToLatest` and `flatMapLatest`: switches to each new inner signal.
+///
+/// Its subclasses receive the source's values: `LatestSwitchSink` switches to each signal it
+/// receives, `FlatMapLatestSink` to the signal its transform makes of each value. A transform
+/// for `switchToLatest` too (the identity) would cost it a generic copy of every signal.
+private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
+    private let core: SwitchCore<Value, Failure>
+    /// The sink of the current inner signal, marked ended at the next switch: the output's
+    /// serialization checks it, as the feed of each value, right before delivering the value.
+    /// Touched only by the source's delivery, which is serialized (a sink is never called
+    /// concurrently with itself).
+    @exclusivity(unchecked) private var currentInner: SwitchInner<Value, Failure>?
+    /// Looked up once: allocating through it costs no metadata lookup per inner signal.
+    private let innerType = SwitchInner<Value, Failure>.self
+
+    init(_ output: Subscriber<Value, Failure>) {
+        core = SwitchCore(output)
+        super.init()
+    }
+
+    package override func attach(_ upstream: Disposable) {
+        core.output.disposable.add(upstream)
+    }
+
+    /// Ends the current inner signal and subscribes to `signal`, unless the output was disposed
+    /// meanwhile (by `flatMapLatest`'s transform, say): subscribing then would start the inner
+    /// signal's work (a request, a timer) only to dispose it.
+    ///
+    /// The previous inner sink is marked ended before the next inner signal is subscribed, so
+    /// before any of its values can be delivered: a value of the previous signal that reaches the
+    /// output's serialization after that is dropped there. That is what makes the switch
+    /// monotonic: the check and the delivery happen as the output's one owner, so no value of the
+    /// previous signal can follow one of the next.
+    final func switchTo(_ signal: Signal<Value, Failure>) {
+        let number = core.generation.add(1, ordering: .acquiringAndReleasing).newValue
+        core.state.withLock { $0.latest = number }
+        if let previous = currentInner { previous.markEnded() }
+        core.current.swap(nil)?.dispose()
+        if core.output.disposable.isDisposed {
+            currentInner = nil
+            return
+        }
+        let inner = innerType.init(core, number: number)
+        currentInner = inner
+        _ = signal.attachSink(inner)
+    }
+
+    package override func receive(error: Failure) {
+        core.output.sendError(error)
+    }
+
+    package override func receiveCompleted() {
+        let isDone = core.state.withLock { state in
+            state.sourceIsDone = true
+            return state.latest == nil
+        }
+        if isDone { core.output.sendCompleted() }
     }
 }
 
@@ -154,34 +187,44 @@ private struct SwitchState {
     var sourceIsDone = false
 }
 
-/// The sink of one inner signal; once replaced, it forwards nothing.
-private final class SwitchInner<Source, Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
-    private let parent: SwitchSink<Source, Value, Failure>
+/// The sink of one inner signal; once replaced, nothing it forwards is delivered.
+///
+/// It is the feed of what it forwards (``SubscriberGate/sendNext(_:feed:)``): the switch marks it
+/// ended (`markEnded()`, its own `isDisposed`) before subscribing the next inner signal, and the
+/// output's serialization drops a value or error whose feed has ended, as the owner, right before
+/// delivering it.
+private final class SwitchInner<Value, Failure: Error>: Sink<Value, Failure>, @unchecked Sendable {
+    private let core: SwitchCore<Value, Failure>
     private let number: Int
 
-    required init(_ parent: SwitchSink<Source, Value, Failure>, number: Int) {
-        self.parent = parent
+    required init(_ core: SwitchCore<Value, Failure>, number: Int) {
+        self.core = core
         self.number = number
         super.init()
     }
 
-    private var isCurrent: Bool {
-        parent.generation.load(ordering: .relaxed) == number
-    }
-
     package override func attach(_ upstream: Disposable) {
-        if isCurrent { parent.attach(upstream, number: number) } else { upstream.dispose() }
+        if core.generation.load(ordering: .relaxed) == number {
+            core.attach(upstream, number: number)
+        } else {
+            upstream.dispose()
+        }
     }
 
     package override func receive(_ value: Value) {
-        if isCurrent { parent.output.sendNext(value) }
+        let output = core.output
+        if output.disposable.isDisposed { return }
+        output.gate.sendNext(value, feed: self)
     }
 
     package override func receive(error: Failure) {
-        if isCurrent { parent.output.sendError(error) }
+        let output = core.output
+        if output.disposable.isDisposed { return }
+        output.gate.sendTerminal(.error(error), disposing: output.disposable, feed: self, dropsWhenFeedDisposed: true)
     }
 
     package override func receiveCompleted() {
-        if isCurrent { parent.innerCompleted(number: number) }
+        // Ignored unless this is still the current inner signal (`SwitchState.latest`).
+        core.innerCompleted(number: number)
     }
 }
