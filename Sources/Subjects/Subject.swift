@@ -18,12 +18,15 @@ import Signals
 ///   delivered, as a RAC 2.5 sender waits for each subscriber's `@synchronized` lock. The
 ///   delivering thread delivers at most 64 values of other threads beyond its own while another
 ///   sender waits, then hands the delivering role to that sender. A send from inside a callback
-///   never waits and may go past the bound; the delivering thread's own reentrant sends do not
-///   count. So memory stays bounded when senders outpace the subscribers, and a flood of sends
-///   cannot keep one thread delivering forever. The one deadlock this keeps: a subscriber's
+///   never waits there and may go past the bound; its thread pays for it once outside every
+///   delivery, before its outermost send returns, waiting as a plain sender at the bound would
+///   until the queue is back within it (never inside a subscribe, a disposal or a deinit). The
+///   delivering thread's own reentrant sends do not count. So memory stays bounded when senders
+///   outpace the subscribers, forwarding from another signal's callback included, and a flood of
+///   sends cannot keep one thread delivering forever. The one deadlock this keeps: a subscriber's
 ///   callback, on the delivering thread, waits for a thread that is blocked at the bound sending
-///   to the same subject. Otherwise a callback may wait for another thread that sends to the same
-///   subject.
+///   to the same subject (directly, or from its callbacks). Otherwise a callback may wait for
+///   another thread that sends to the same subject.
 /// - Subscribing and disposing never wait and never deliver another subscription's events.
 ///   Once a subscription's `dispose()` has returned, none of its callbacks starts; one already
 ///   under way on the delivering thread may finish, and that thread lets go of the subscription

@@ -565,7 +565,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
     package func endCatchUp(in context: DeliveryContext) {
         guard let catchUp else { return }
         while true {
-            if context.depth == 0, context.hasDeferred { context.runDeferred() }
+            if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: false) }
             let (events, end) = catchUp.take(ifEmpty: { isCatchingUp.store(false, ordering: .releasing) })
             context.depth += 1
             for held in events {
@@ -590,7 +590,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
             }
             context.depth -= 1
             guard end != nil else { continue }
-            if context.depth == 0, context.hasDeferred { context.runDeferred() }
+            if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: false) }
             return
         }
     }
@@ -615,7 +615,7 @@ package final class BroadcastObserver<Value, Failure: Error>: BroadcastMember, @
 /// until what is held has been taken would let the sender refill it while the replaying thread
 /// delivers, so the catch-up could still go on for ever.) Not the replaying thread itself, nor a thread that is
 /// catching up a member of its own (two such threads could otherwise wait for each other).
-private final class CatchUp: @unchecked Sendable {
+private final class CatchUp: DeliveryDebt, @unchecked Sendable {
     enum End {
         case live, detach, abandon
     }
@@ -650,17 +650,17 @@ private final class CatchUp: @unchecked Sendable {
         return isHeld
     }
 
-    /// Puts off, until this thread has left its deliveries, a wait for the held events to be
-    /// taken; once per catch-up while it is inside them.
+    /// Owes, until this thread has left its deliveries after a send, a wait for the held events to
+    /// be taken (see ``DeliveryDebt``); once per catch-up.
     @inline(never)
     private func oweAWait() {
         let context = DeliveryContext.current
-        guard context.id != replayer, !context.isCatchingUp, context.depth > 0, !context.hasDeferred(for: self) else { return }
-        context.defer_(for: self) { [self] in waitForTheReplayer() }
+        guard context.id != replayer, !context.isCatchingUp, context.depth > 0 else { return }
+        context.owe(self)
     }
 
     /// Waits, when more than ``bound`` events are held, until the catch-up is over.
-    private func waitForTheReplayer() {
+    func settle() {
         let semaphore = DispatchSemaphore(value: 0)
         let waits = state.withLock { state -> Bool in
             guard !state.isOver, state.events.count > Self.bound else { return false }

@@ -36,6 +36,11 @@ package struct DeliveryContext {
         var deferredPerLock: [ObjectIdentifier: Int] = [:]
         /// Whether the outermost frame is running `deferred` already.
         var isRunningDeferred = false
+        /// The waits this thread owes for what it sent from inside its deliveries beyond a bound
+        /// (see ``DeliveryDebt``), one per debtor, by identity.
+        var debts: [ObjectIdentifier: any DeliveryDebt] = [:]
+        /// Whether the outermost frame is settling `debts` already.
+        var isSettling = false
         /// How many replays this thread is catching members up with (see `ReplaySink`).
         var catchUps = 0
         /// Objects let go of inside a delivery, released once this thread has left them all.
@@ -96,6 +101,13 @@ package struct DeliveryContext {
         state.pointee.hasDeferred = true
     }
 
+    /// Records that this thread owes `debt` a wait, once it has left its outermost delivery, if
+    /// that was a send (see ``runDeferred(afterASend:)``); once per debtor.
+    func owe(_ debt: any DeliveryDebt) {
+        state.pointee.debts[ObjectIdentifier(debt)] = debt
+        state.pointee.hasDeferred = true
+    }
+
     /// Counts a serialization point made on this thread (`+1`) or freed on it (`-1`), for
     /// ``SignalDiagnostics/liveSubscriptionCount``.
     @inline(__always)
@@ -124,8 +136,48 @@ package struct DeliveryContext {
     /// in turn, so it must never run while this thread's state is being changed: each step takes
     /// what it needs out of the state, leaves the state whole, and only then runs the work or
     /// releases the objects.
-    func runDeferred() {
+    ///
+    /// Then the debts (``DeliveryDebt``): when the outermost delivery that just ended was a send
+    /// (`afterASend`), this thread is now where a plain sender is, outside every delivery, owning
+    /// nothing anyone could be waiting for, and it settles each debt, waiting as a plain sender
+    /// at the bound would. After a subscribe, a disposal or a deinit, which never wait, the debts
+    /// are forgiven.
+    func runDeferred(afterASend: Bool) {
+        // Inside the loop below, further up this thread's stack: that loop does it all.
         if state.pointee.isRunningDeferred { return }
+        runDeferredWork()
+        if state.pointee.debts.isEmpty { return }
+        if afterASend {
+            settleDebts()
+        } else if !state.pointee.isSettling {
+            state.pointee.debts = [:]
+            updateHasDeferred()
+        }
+    }
+
+    /// Settles the debts, in a loop: a settlement that delivers (a waiting sender may be handed the
+    /// delivering role) may put work off and owe more, which the same loop does and settles, in
+    /// constant stack.
+    @inline(never)
+    private func settleDebts() {
+        if state.pointee.isSettling { return }
+        state.pointee.isSettling = true
+        while let (key, debt) = state.pointee.debts.first {
+            state.pointee.debts[key] = nil
+            debt.settle()
+            runDeferredWork()
+        }
+        state.pointee.isSettling = false
+        updateHasDeferred()
+    }
+
+    private func updateHasDeferred() {
+        state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
+            || !state.pointee.debts.isEmpty
+    }
+
+    /// The work put off and the objects retired: see ``runDeferred(afterASend:)``.
+    private func runDeferredWork() {
         state.pointee.isRunningDeferred = true
         while true {
             if let next = popDeferred() {
@@ -137,8 +189,8 @@ package struct DeliveryContext {
                 break
             }
         }
-        // Nothing is left: neither list has an element.
-        state.pointee.hasDeferred = false
+        // Nothing is left: neither list has an element; the debts are the caller's.
+        state.pointee.hasDeferred = !state.pointee.debts.isEmpty
         state.pointee.isRunningDeferred = false
     }
 
@@ -213,6 +265,22 @@ package struct DeliveryContext {
     }
 
     private static let slot = ContextSlot()
+}
+
+/// A wait a thread owes for what it sent from inside a delivery, where it never waits.
+///
+/// A send from inside a callback never waits for another thread (two threads could wait for each
+/// other), so what it adds to a queue that another thread drains (a subject's events, a replay's
+/// held events) is not held back by the queue's bound there. Unchecked, a thread that forwards
+/// into a subject from a callback would grow that queue without limit. So such a send, past the
+/// bound, records a debt (``DeliveryContext/owe(_:)``), and the thread settles it once its
+/// outermost send is over (``DeliveryContext/runDeferred(afterASend:)``): outside every delivery,
+/// it waits there as a plain sender at the bound would, until the queue is back within it. What
+/// one thread can add beyond the bound is then what one outermost delivery sends.
+package protocol DeliveryDebt: AnyObject {
+    /// Waits, as a plain sender at the bound would, until the debtor's queue is within its bound;
+    /// at once when it is. Called outside every delivery.
+    func settle()
 }
 
 /// The thread-local slot of the contexts; a context's state is freed when its thread exits.

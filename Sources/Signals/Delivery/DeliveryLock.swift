@@ -78,7 +78,7 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
         body()
         context.depth -= 1
         leave(context)
-        if context.depth == 0, context.hasDeferred { context.runDeferred() }
+        if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: true) }
         return .performed
     }
 
@@ -182,7 +182,7 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
         // thread has taken the lock meanwhile (it runs the work as it leaves).
         if before & ~Self.flags == 0, tryAcquire(context.id) {
             leave(context)
-            if context.depth == 0, context.hasDeferred { context.runDeferred() }
+            if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: false) }
         }
     }
 
@@ -202,7 +202,7 @@ package class DeliveryLock: Disposable, @unchecked Sendable {
         work()
         context.depth -= 1
         leave(context)
-        if context.depth == 0, context.hasDeferred { context.runDeferred() }
+        if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: false) }
         return true
     }
 }

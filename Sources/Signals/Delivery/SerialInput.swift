@@ -19,15 +19,17 @@ import Synchronization
 /// sender and returns. A sender outside any delivery that finds ``bound`` events of other threads
 /// queued waits until its own event has been delivered (as RAC 2.5's `@synchronized` subscriber
 /// waits), or until it is handed the role; so a fast producer can neither grow the queue without
-/// limit nor keep one deliverer busy for ever. A sender inside a delivery never waits (it may
-/// exceed the bound), and the deliverer's own reentrant sends do not count. The one deadlock this
-/// keeps: a deliverer's callback that waits for a thread blocked at the bound sending to the same
-/// input.
+/// limit nor keep one deliverer busy for ever. A sender inside a delivery never waits there (it
+/// may exceed the bound): it owes the wait (``DeliveryDebt``) and settles it once its outermost
+/// send is over (``settle()``), so a thread forwarding from another signal's callback adds at
+/// most what one outermost delivery sends. The deliverer's own reentrant sends do not count. The
+/// one deadlock this keeps: a deliverer's callback that waits for a thread blocked at the bound
+/// sending to the same input, directly or from its callbacks.
 ///
 /// A terminal event first disposes ``disposable`` (the subscriptions the subject holds to other
 /// signals), then reaches the receiver; events after it are dropped.
 @usableFromInline
-package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
+package final class SerialInput<Value, Failure: Error>: DeliveryDebt, @unchecked Sendable {
     /// The subscriptions that send to this input; disposed by the terminal event.
     package let disposable = CompoundDisposable()
     /// Touched by the deliverer only.
@@ -83,7 +85,7 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
         if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
             let context = takeRole()
             deliverNext(value)
-            leave(context)
+            leave(context, afterASend: true)
         } else {
             enqueueNext(value)
         }
@@ -116,7 +118,7 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
         if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
             let context = takeRole()
             work()
-            leave(context)
+            leave(context, afterASend: waiting)
         } else {
             enqueue(work, waiting: waiting)
         }
@@ -132,15 +134,16 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// As the deliverer, having delivered its own item: stops being the deliverer, or, when items
-    /// wait, delivers them first.
+    /// wait, delivers them first. `afterASend`: whether the item was a send's, whose sender settles
+    /// its debts once outside every delivery (see ``DeliveryDebt``).
     @inline(__always)
-    private func leave(_ context: DeliveryContext) {
+    private func leave(_ context: DeliveryContext, afterASend: Bool) {
         if state.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
             context.depth -= 1
-            if context.depth == 0, context.hasDeferred { context.runDeferred() }
+            if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: afterASend) }
             return
         }
-        drain(context)
+        drain(context, afterASend: afterASend)
     }
 
     // Out of line, so that the hot path of `sendNext` builds no closure.
@@ -152,10 +155,11 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
 
     /// Queues `work`, and delivers what is queued as the deliverer when nobody holds the role (it
     /// was let go of meanwhile); a sender outside any delivery that finds the bound reached waits
-    /// for its work to be done.
+    /// for its work to be done, and a sender inside one owes that wait (see ``settle()``).
     @inline(never)
     private func enqueue(_ work: @escaping () -> Void, waiting: Bool) {
         let context = DeliveryContext.current(in: contextKey)
+        var owesAWait = false
         let (becameDeliverer, waiter) = queue.withLock { queue -> (Bool, InputWaiter?) in
             let isReentrant = context.depth > 0 && deliverer.load(ordering: .relaxed) == context.id
             var waiter: InputWaiter?
@@ -172,9 +176,13 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
                 queue.items.append(QueuedWork(work: work, isForeign: !isReentrant, waiter: nil))
                 return (true, nil)
             }
-            if !isReentrant, waiting, context.depth == 0, queue.foreignCount > Self.bound {
-                waiter = InputWaiter(id: context.id)
-                queue.waiters.append(waiter!)
+            if !isReentrant, waiting, queue.foreignCount > Self.bound {
+                if context.depth == 0 {
+                    waiter = InputWaiter(id: context.id)
+                    queue.waiters.append(waiter!)
+                } else {
+                    owesAWait = true
+                }
             }
             queue.items.append(QueuedWork(work: work, isForeign: !isReentrant, waiter: waiter))
             return (false, waiter)
@@ -182,21 +190,32 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
         if becameDeliverer {
             deliverer.store(context.id, ordering: .relaxed)
             context.depth += 1
-            drain(context)
+            drain(context, afterASend: waiting)
         } else if let waiter {
             waiter.wait()
             if waiter.isHandedRole {
                 context.depth += 1
-                drain(context)
+                drain(context, afterASend: waiting)
             }
+        } else if owesAWait {
+            context.owe(self)
         }
+    }
+
+    /// Settles the wait a sender inside a delivery owes for sending beyond the ``bound`` (see
+    /// ``DeliveryDebt``): outside every delivery now, it waits as a plain sender at the bound
+    /// does, for an empty item queued behind the others (or until it is handed the role), when
+    /// more than ``bound`` items of other threads are still queued.
+    package func settle() {
+        if queue.withLock({ $0.foreignCount < Self.bound }) { return }
+        enqueue({}, waiting: true)
     }
 
     /// As the deliverer: delivers what is queued, in order, until nothing is, or hands the role to
     /// a waiting sender once it has delivered ``bound`` items of other threads; then stops being
     /// the deliverer.
     @inline(never)
-    private func drain(_ context: DeliveryContext) {
+    private func drain(_ context: DeliveryContext, afterASend: Bool) {
         var delivered = 0
         while true {
             let next = queue.withLock { queue -> NextWork in
@@ -230,7 +249,7 @@ package final class SerialInput<Value, Failure: Error>: @unchecked Sendable {
                 continue
             }
             context.depth -= 1
-            if context.depth == 0, context.hasDeferred { context.runDeferred() }
+            if context.depth == 0, context.hasDeferred { context.runDeferred(afterASend: afterASend) }
             return
         }
     }

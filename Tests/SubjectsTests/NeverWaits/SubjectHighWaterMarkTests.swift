@@ -56,4 +56,44 @@ final class SubjectHighWaterMarkTests: LeakCheckedTestCase {
         spinMainRunLoop(untilAllSet: second)
         for failure in failures { XCTFail(failure) }
     }
+
+    /// Four threads each send into a pipe of their own whose callback forwards every value into
+    /// one `Subject` with a slow subscriber: a send from inside a callback never waits, so before
+    /// each sender paid for what it queued beyond the bound once its own send was over, the
+    /// subject's queue grew with the number of values (48,639 of 80,000 queued at once). Now each
+    /// thread adds at most one value beyond the bound before it waits, outside its delivery, as a
+    /// plain sender at the bound does: the high-water mark stays within the bound plus two per
+    /// sender (its value and the wait's marker), and every value arrives once, in each sender's
+    /// order.
+    func testFloodForwardedFromFourPipesCallbacks_queueStaysWithinTheBound() {
+        let watchdog = Watchdog("four pipes' callbacks forwarding a flood into one subject")
+        defer { watchdog.cancel() }
+        let subject = Subject<Int, Never>()
+        let senders = 4
+        let perSender = 20_000
+        let received = Lock([[Int]](repeating: [], count: senders))
+        let subscription = subject.subscribe(next: { value in
+            received.withLock { $0[value % senders].append(value / senders) }
+            // A slow subscriber: the senders outpace it.
+            for _ in 0..<20 { sched_yield() }
+        })
+        let pipes = (0..<senders).map { _ in Signal<Int, Never>.pipe() }
+        let forwardings = pipes.map { pipe in pipe.0.subscribe(next: { subject.sendNext($0) }) }
+        let finished = (0..<senders).map { sender in
+            startThread("sender \(sender)") {
+                for index in 0..<perSender { pipes[sender].1.sendNext(index * senders + sender) }
+            }
+        }
+        XCTAssertTrue(pollWithoutRunningTheMainQueue(timeout: 60) { finished.allSatisfy(\.isSet) }, "the senders did not finish")
+        XCTAssertTrue(pollWithoutRunningTheMainQueue(timeout: 60) {
+            received.withLock { $0.reduce(0) { $0 + $1.count } } == senders * perSender
+        }, "not every value arrived")
+        let (mark, limit) = highWater(of: subject.input, senders: 2 * senders)
+        XCTAssertLessThanOrEqual(mark, limit, "the subject's high-water mark")
+        for (sender, values) in received.withLock({ $0 }).enumerated() {
+            XCTAssertEqual(values, Array(0..<perSender), "sender \(sender)'s values, once each, in order")
+        }
+        forwardings.forEach { $0.dispose() }
+        subscription.dispose()
+    }
 }
