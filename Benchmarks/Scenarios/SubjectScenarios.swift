@@ -42,7 +42,96 @@ func subjectScenarios() -> [Scenario] { [
     // peak memory flat in the flood's length (the same with BENCHMARKS_FLOOD_CYCLES=40000 as with
     // the default 10,000).
     Scenario(name: "subject.flood-dispose", operations: floodCycles(quick: false), measuring: floodDispose),
+    // Target: the peak memory's growth the same at both sizes (flat in the number of values).
+    forwardFloodScenario(name: "subject.forward-flood-200k", operations: 200_000),
+    forwardFloodScenario(name: "subject.forward-flood-800k", operations: 800_000),
 ] }
+
+// MARK: - subject.forward-flood
+
+/// How many threads `subject.forward-flood` sends from, each into a pipe of its own.
+private let forwardingSenders = 4
+
+/// Four threads each send `count / 4` values into a pipe of their own whose callback forwards them
+/// into one `Subject`, whose one subscriber is slower than the senders: a send from inside a
+/// callback does not wait there, so what it queues beyond the subject's bound is paid for once
+/// its pipe's `sendNext` is over. The figure that matters is the peak memory's growth, which must
+/// be the same at both sizes. The baseline: the same threads call the same slow consumer under
+/// one `Mutex`, as a RAC 2.5 `@synchronized` subscriber would be called.
+private func forwardFloodScenario(name: String, operations: Int) -> Scenario {
+    Scenario(name: name, operations: operations, prepareOurs: prepareForwardFlood, prepareBaseline: prepareBaselineForwardFlood)
+}
+
+private func prepareForwardFlood(_ count: Int) -> () -> Void {
+    let consumer = SlowConsumer()
+    let subject = Subject<Int, Never>()
+    subject.subscribe(next: { consumer.consume($0) })
+    var inputs: [Subscriber<Int, Never>] = []
+    for _ in 0..<forwardingSenders {
+        let (output, input) = Signal<Int, Never>.pipe()
+        output.subscribe(next: { subject.sendNext($0) })
+        inputs.append(input)
+    }
+    let senders = inputs
+    let total = forwardedCount(count)
+    return {
+        runForwardingSenders(count) { sender, value in senders[sender].sendNext(value) }
+        // The senders have returned; the last deliverer may still be delivering what is queued.
+        while consumer.received.load(ordering: .acquiring) < total { sched_yield() }
+    }
+}
+
+private func prepareBaselineForwardFlood(_ count: Int) -> () -> Void {
+    let consumer = LockedConsumer()
+    let consume: @Sendable (Int) -> Void = { consumer.consume($0) }
+    let forward = opaque(consume)
+    return {
+        runForwardingSenders(count) { _, value in forward(value) }
+    }
+}
+
+/// The baseline's consumer: the same slow work, under one `Mutex`.
+private final class LockedConsumer: Sendable {
+    private let lock = Mutex(SlowConsumer())
+
+    func consume(_ value: Int) {
+        lock.withLock { $0.consume(value) }
+    }
+}
+
+/// The values `count` asks for, rounded down to a multiple of the senders.
+private func forwardedCount(_ count: Int) -> Int {
+    max(1, count / forwardingSenders) * forwardingSenders
+}
+
+/// Runs `send(sender, value)` for each sender's share of `count` values, on a thread per sender,
+/// and returns once every thread has.
+private func runForwardingSenders(_ count: Int, _ send: @escaping @Sendable (Int, Int) -> Void) {
+    let perSender = forwardedCount(count) / forwardingSenders
+    let group = DispatchGroup()
+    for sender in 0..<forwardingSenders {
+        group.enter()
+        let thread = Thread {
+            for value in 0..<perSender { send(sender, value) }
+            group.leave()
+        }
+        thread.start()
+    }
+    group.wait()
+}
+
+/// A subscriber slower than the senders: a few hundred nanoseconds of work a value.
+private final class SlowConsumer: @unchecked Sendable {
+    let received = Atomic<Int>(0)
+    private var total = 0
+
+    func consume(_ value: Int) {
+        var work = value
+        for round in 0..<200 { work = opaque(work &* 31 &+ round) }
+        total &+= work
+        received.add(1, ordering: .releasing)
+    }
+}
 
 /// How many late subscribers `subject.replay` replays to; its operations count replayed values.
 private let lateSubscribers = 10

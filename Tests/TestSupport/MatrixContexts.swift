@@ -130,7 +130,7 @@ extension MatrixContext {
     /// thread and in the test scheduler's block, which are this thread: there it has run when
     /// this returns. For the blocking modes, whose callbacks may block the context until this
     /// thread (or another) has disposed.
-    func start(_ block: @escaping @Sendable () -> Void) -> MatrixPending {
+    public func start(_ block: @escaping @Sendable () -> Void) -> MatrixPending {
         let pending = MatrixPending()
         let job: @Sendable () -> Void = {
             block()
@@ -157,11 +157,11 @@ extension MatrixContext {
 }
 
 /// Work started on another thread, which the test's thread waits for.
-final class MatrixPending: Sendable {
+public final class MatrixPending: Sendable {
     private let done = MatrixFlag()
     private let wake = DispatchSemaphore(value: 0)
 
-    var isDone: Bool { done.isSet }
+    public var isDone: Bool { done.isSet }
 
     /// The work has returned.
     func finish() {
@@ -171,7 +171,7 @@ final class MatrixPending: Sendable {
 
     /// Waits until the work has returned, running `between` (which moves virtual clocks on) and
     /// the main run loop meanwhile. Returns `false` after `limit` seconds.
-    func wait(limit: TimeInterval = MatrixWait.limit, between: () -> Void = {}) -> Bool {
+    public func wait(limit: TimeInterval = MatrixWait.limit, between: () -> Void = {}) -> Bool {
         MatrixWait.until({ done.isSet }, wake: wake, limit: limit, between: between)
     }
 }
