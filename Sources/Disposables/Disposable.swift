@@ -96,6 +96,7 @@ open class Disposable: @unchecked Sendable {
     /// Marks the disposable disposed without claiming the right to run its action: for a
     /// disposable that has no action and only records that its work has ended. A plain store is
     /// cheaper than the exchange of `markDisposed()`.
+    @inlinable
     package final func markEnded() {
         disposed.store(true, ordering: .releasing)
     }

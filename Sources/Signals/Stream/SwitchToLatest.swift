@@ -105,6 +105,10 @@ private final class SwitchCore<Value, Failure: Error>: @unchecked Sendable {
 /// for `switchToLatest` too (the identity) would cost it a generic copy of every signal.
 private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, @unchecked Sendable {
     private let core: SwitchCore<Value, Failure>
+    /// The core's, held here too: reaching them through `core` costs a retain and a release of
+    /// each for every switch.
+    private let output: Subscriber<Value, Failure>
+    private let current: SerialDisposable
     /// The sink of the current inner signal, marked ended at the next switch: the output's
     /// serialization checks it, as the feed of each value, right before delivering the value.
     /// Touched only by the source's delivery, which is serialized (a sink is never called
@@ -115,11 +119,13 @@ private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, 
 
     init(_ output: Subscriber<Value, Failure>) {
         core = SwitchCore(output)
+        self.output = output
+        current = core.current
         super.init()
     }
 
     package override func attach(_ upstream: Disposable) {
-        core.output.disposable.add(upstream)
+        output.disposable.add(upstream)
     }
 
     /// Ends the current inner signal and subscribes to `signal`, unless the output was disposed
@@ -134,9 +140,9 @@ private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, 
     final func switchTo(_ signal: Signal<Value, Failure>) {
         let number = core.generation.add(1, ordering: .acquiringAndReleasing).newValue
         core.state.withLock { $0.latest = number }
-        if let previous = currentInner { previous.markEnded() }
-        core.current.swap(nil)?.dispose()
-        if core.output.disposable.isDisposed {
+        currentInner?.markEnded()
+        current.swap(nil)?.dispose()
+        if output.disposable.isDisposed {
             currentInner = nil
             return
         }
@@ -146,7 +152,7 @@ private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, 
     }
 
     package override func receive(error: Failure) {
-        core.output.sendError(error)
+        output.sendError(error)
     }
 
     package override func receiveCompleted() {
@@ -154,7 +160,7 @@ private class SwitchSink<Source, Value, Failure: Error>: Sink<Source, Failure>, 
             state.sourceIsDone = true
             return state.latest == nil
         }
-        if isDone { core.output.sendCompleted() }
+        if isDone { output.sendCompleted() }
     }
 }
 
@@ -212,9 +218,8 @@ private final class SwitchInner<Value, Failure: Error>: Sink<Value, Failure>, @u
     }
 
     package override func receive(_ value: Value) {
-        let output = core.output
-        if output.disposable.isDisposed { return }
-        output.gate.sendNext(value, feed: self)
+        if core.output.disposable.isDisposed { return }
+        core.output.gate.sendNext(value, feed: self)
     }
 
     package override func receive(error: Failure) {
