@@ -207,7 +207,7 @@ package final class SerialInput<Value, Failure: Error>: DeliveryDebt, @unchecked
     /// does, for an empty item queued behind the others (or until it is handed the role), when
     /// more than ``bound`` items of other threads are still queued.
     package func settle() {
-        if queue.withLock({ $0.foreignCount < Self.bound }) { return }
+        if hasEnded.load(ordering: .relaxed) || queue.withLock({ $0.foreignCount < Self.bound }) { return }
         enqueue({}, waiting: true)
     }
 
