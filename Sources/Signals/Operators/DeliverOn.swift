@@ -17,6 +17,11 @@ extension Signal where Value: Sendable {
     /// On `Scheduler.main`, the main queue must run for the events to arrive: in an app it does; a
     /// command-line tool or a server runs the main run loop itself (see `Scheduler.main`).
     ///
+    /// The sender never waits: the events the scheduler has not run yet are queued on it without a
+    /// bound, as in RAC 2.5, so a source that outpaces the scheduler's work grows memory. Drop what
+    /// cannot keep up first (``throttle(_:on:)``, ``rateLimit(_:on:latest:)``), or do the slow work
+    /// in a `Subject`'s subscriber, whose senders wait at its bound.
+    ///
     /// RAC 2.5: `-deliverOn:`.
     public func deliver(on scheduler: Scheduler) -> Signal {
         Signal.serialized { output in
