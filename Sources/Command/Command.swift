@@ -122,7 +122,8 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: @
 
     deinit {
         enabledSubscription?.dispose()
-        core.finish()
+        // A deinit never waits: what the subscribers' callbacks owe a subject's bound is forgiven.
+        DeliveryContext.neverWaiting { core.finish() }
     }
 
     /// Whether executions may overlap; `false` by default, so that the command is not enabled

@@ -123,7 +123,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         let direct = ObjectIdentifier(type(of: subscriber)) == ObjectIdentifier(Subscriber<Value, Failure>.self)
             ? unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self)
             : nil
-        subscription.add(attachSink(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
+        subscription.add(attachSinkNeverWaiting(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
         return subscription
     }
 
@@ -160,7 +160,16 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         let sink = SubscriptionTracking.mayRecord
             ? ClosureSink(next: next, error: error, completed: completed, subscribedTo: self, file: file, line: line)
             : ClosureSink(next: next, error: error, completed: completed)
-        return sink.subscription(returned: attachSink(sink))
+        return sink.subscription(returned: attachSinkNeverWaiting(sink))
+    }
+
+    /// ``attachSink(_:)`` for a subscription made from outside the library (`subscribe` and its
+    /// kin), which never waits: what the sends made meanwhile on this thread owe at a subject's
+    /// bound (a synchronous signal's values forwarded into a subject by a callback) is forgiven
+    /// (`DeliveryContext.neverWaiting(_:)`), not waited for inside `subscribe`.
+    @usableFromInline
+    package final func attachSinkNeverWaiting(_ sink: Sink<Value, Failure>) -> Disposable? {
+        DeliveryContext.neverWaiting { attachSink(sink) }
     }
 
     /// Subscribes with a closure for values.

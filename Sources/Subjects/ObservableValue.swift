@@ -120,7 +120,9 @@ public final class ObservableValue<Value: Sendable>: @unchecked Sendable, Observ
     }
 
     deinit {
-        gate.withLock { _ in binding }?.leadingTerminal.sendCompleted()
+        // A deinit never waits: what the channel's subscribers owe a subject's bound is forgiven.
+        let bound = gate.withLock { _ in binding }
+        DeliveryContext.neverWaiting { bound?.leadingTerminal.sendCompleted() }
         // Nothing can publish any more: the subscribers of `signal` can go.
         input.releaseReceiver()
     }

@@ -41,6 +41,9 @@ package struct DeliveryContext {
         var debts: [ObjectIdentifier: any DeliveryDebt] = [:]
         /// Whether the outermost frame is settling `debts` already.
         var isSettling = false
+        /// How many frames that never wait this thread is inside (a subscribe, a deinit that
+        /// ends a signal): a send made in one settles no debt (see ``DeliveryContext/neverWaiting(_:)``).
+        var neverWaiting = 0
         /// How many replays this thread is catching members up with (see `ReplaySink`).
         var catchUps = 0
         /// Objects let go of inside a delivery, released once this thread has left them all.
@@ -141,13 +144,13 @@ package struct DeliveryContext {
     /// (`afterASend`), this thread is now where a plain sender is, outside every delivery, owning
     /// nothing anyone could be waiting for, and it settles each debt, waiting as a plain sender
     /// at the bound would. After a subscribe, a disposal or a deinit, which never wait, the debts
-    /// are forgiven.
+    /// are forgiven, and so are those of a send made inside one (``neverWaiting(_:)``).
     func runDeferred(afterASend: Bool) {
         // Inside the loop below, further up this thread's stack: that loop does it all.
         if state.pointee.isRunningDeferred { return }
         runDeferredWork()
         if state.pointee.debts.isEmpty { return }
-        if afterASend {
+        if afterASend, state.pointee.neverWaiting == 0 {
             settleDebts()
         } else if !state.pointee.isSettling {
             state.pointee.debts = [:]
@@ -174,6 +177,18 @@ package struct DeliveryContext {
     private func updateHasDeferred() {
         state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
             || !state.pointee.debts.isEmpty
+    }
+
+    /// Runs `body`, in which this thread's sends settle no debt, as for a subscribe and a deinit,
+    /// which never wait: a synchronous signal subscribed sends its values as outermost sends, and
+    /// a `Lifetime`'s token sends its end from its deinit, and whatever their callbacks owe is
+    /// forgiven. (Outside the library, a send waits at a subject's bound as it always does.)
+    @inline(__always)
+    package static func neverWaiting<Result>(_ body: () -> Result) -> Result {
+        let context = current
+        context.state.pointee.neverWaiting += 1
+        defer { context.state.pointee.neverWaiting -= 1 }
+        return body()
     }
 
     /// The work put off and the objects retired: see ``runDeferred(afterASend:)``.

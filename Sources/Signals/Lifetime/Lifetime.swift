@@ -195,8 +195,9 @@ public final class Lifetime: Sendable {
 
         deinit {
             state.hasEnded.store(true, ordering: .releasing)
-            // The pipe delivers with no lock held, and lets go of its subscribers after the end.
-            input.sendCompleted()
+            // The pipe delivers with no lock held, and lets go of its subscribers after the end. A
+            // deinit never waits: what the subscribers' callbacks owe a subject's bound is forgiven.
+            DeliveryContext.neverWaiting { input.sendCompleted() }
         }
     }
 }
