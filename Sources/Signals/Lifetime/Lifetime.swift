@@ -193,11 +193,30 @@ public final class Lifetime: Sendable {
             self.input = input
         }
 
+        /// Ends the lifetime. Lifetimes that end each other (an observer of one releases the
+        /// owner of the next) nest one end inside another: past what this thread's stack holds
+        /// (less than `StackCheck.reserve` of it left), the end stops the program with a message
+        /// instead of overflowing it.
         deinit {
+            if _slowPath(StackCheck.isLow()) { Lifetime.tooDeep() }
             state.hasEnded.store(true, ordering: .releasing)
             // The pipe delivers with no lock held, and lets go of its subscribers after the end.
             input.sendCompleted()
         }
+    }
+}
+
+extension Lifetime {
+    /// Stops the program: ending a lifetime nests more deeply than this thread's stack allows.
+    @inline(never)
+    fileprivate static func tooDeep() -> Never {
+        let usage = StackCheck.usage().map { "\($0.used / 1024) KiB of its \($0.size / 1024) KiB stack used" } ?? "the stack nearly used up"
+        badInput(
+            "Lifetime: ending a lifetime nests more deeply than this thread's stack allows (\(usage)). "
+                + "Lifetimes that end each other (an observer of one releases the owner of the next, which ends its own "
+                + "lifetime inside that observer) nest one end per lifetime. End a long chain in a loop "
+                + "(release the owners one after another from one place), or on a thread with a larger stack"
+        )
     }
 }
 
