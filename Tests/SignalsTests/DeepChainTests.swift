@@ -17,8 +17,9 @@ final class DeepChainTests: XCTestCase {
     /// Far deeper than a 512 KiB stack holds, in any build.
     private let tooDeep = 100_000
     /// What a 512 KiB stack holds in every build: subscribing a `map` takes about 400 bytes of it
-    /// in a debug build, 100 in a release build, and a subscription may use a little over half.
-    private let moderate = BuildKind.isDebug ? 500 : 1_000
+    /// in a debug build, 110 in a release build (a sanitizer's, more), and a subscription may use
+    /// half.
+    private let moderate = BuildKind.isSanitized ? 150 : BuildKind.isDebug ? 500 : 1_000
 
     /// Runs `body` on a plain thread with a 512 KiB stack, as a block of a queue scheduler (so a
     /// subscription starts there, synchronously), and waits for it.
@@ -87,6 +88,56 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completed.value, 1)
     }
 
+    func testAChainJustShortOfTheLimit_subscribesDeliversFromItsBottomAndLetsGo_onTheSameThread() {
+        // The check lets a subscription use half of the stack, and counts on what follows it
+        // through the chain (a value sent from its bottom, the disposable passed down, the release
+        // of its sinks) fitting in the other half: as deep a chain as passes, in this build.
+        let results = Lock<(depth: Int, received: [Int], completed: Int)>((0, [], 0))
+        onASmallStack {
+            guard let depth = DeepChainTests.deepestPassingChain() else { return }
+            var signal = Signal<Int, Never>.return(0)
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            let subscription = signal.subscribe(
+                next: { value in results.withLock { $0.received.append(value) } },
+                completed: { results.withLock { $0.completed += 1 } }
+            )
+            subscription.dispose()
+            results.withLock { $0.depth = depth }
+            // A hot source: values sent after the subscription, from the thread's top.
+            let (output, input) = Signal<Int, Never>.pipe()
+            var hot = output
+            for _ in 0..<depth { hot = hot.map { $0 + 1 } }
+            let hotSubscription = hot.subscribe(next: { value in results.withLock { $0.received.append(value) } })
+            input.sendNext(1)
+            hotSubscription.dispose()
+        }
+        let (depth, received, completed) = results.withLock { $0 }
+        XCTAssertGreaterThan(depth, 100)
+        XCTAssertEqual(received, [depth, depth + 1])
+        XCTAssertEqual(completed, 1)
+    }
+
+    /// The depth of the deepest `map` chain a subscription made here passes the check with, as
+    /// this build's frames say: the bytes per level measured on two shorter chains, and the share a
+    /// subscription may use of this thread's stack. A few levels short, for the rounding.
+    private static func deepestPassingChain() -> Int? {
+        func bottom(ofAChain depth: Int) -> UInt {
+            let position = Lock<UInt>(0)
+            var signal = Signal<Int, Never>(producer: { _ in
+                position.withLock { $0 = stackPosition() }
+                return nil
+            })
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            signal.subscribe(next: { _ in })
+            return position.withLock { $0 }
+        }
+        let perLevel = Double(bottom(ofAChain: 100) - bottom(ofAChain: 300)) / 200
+        guard let (used, size) = StackCheck.usage(), perLevel > 0 else { return nil }
+        let allowed = (size - StackCheck.reserve) / 16 * StackCheck.chainShareInSixteenths
+        let depth = Int(Double(allowed - used) / perLevel) - 5
+        return depth
+    }
+
     func testLettingGoOfAHundredThousandMapsNeverSubscribed_doesNotOverflow() {
         // Each operator's signal holds its source: the release is a loop past a few levels.
         let depth = tooDeep
@@ -145,7 +196,7 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testLifetimesEndingEachOtherModeratelyDeep_allEnd() {
-        let depth = 100
+        let depth = BuildKind.isSanitized ? 20 : 100
         let ended = Counter()
         onAPlainThread(stackSize: smallStack) {
             var first: Owner? = DeepChainTests.chainOfOwners(depth, ended: ended)
@@ -154,4 +205,11 @@ final class DeepChainTests: XCTestCase {
         }
         XCTAssertEqual(ended.value, depth - 1)
     }
+}
+
+/// Roughly where the stack stands in the caller: the address of a local.
+@inline(never)
+private func stackPosition() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
 }
