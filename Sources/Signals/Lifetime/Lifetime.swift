@@ -35,8 +35,9 @@ import Synchronization
 /// another, with no lock held: an observer may release another owner's token (that lifetime ends
 /// then, nested), observe this lifetime again (it runs at once) or dispose anything. Each
 /// lifetime ended that way adds its end to the stack: a chain of owners ending each other a few
-/// thousand deep overflows a thread's stack in a debug build (a release build holds 10,000 on
-/// 8 MB).
+/// thousand deep would overflow a thread's stack in a debug build (a release build holds 10,000 on
+/// 8 MB), so an end that finds less than 64 KiB of its thread's stack left stops the program with
+/// a message saying so, instead of a crash with no message. End such chains from a loop.
 ///
 /// Other libraries: ReactiveSwift's `Lifetime` (`Lifetime.make()`, `ended`, `hasEnded`,
 /// `observeEnded`, `+=`); RxSwift's `rx.deallocated` or a `DisposeBag` the owner keeps; Combine's
