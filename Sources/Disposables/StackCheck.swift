@@ -34,23 +34,25 @@ package enum StackCheck {
     /// down the chain (`attach`), and a source that sends at once (`Signal.return`, a property's
     /// current value, a replay) delivers through the whole chain from the bottom of the
     /// subscription. So a chain `n` deep needs `n × (subscribe + deliver)` bytes at worst.
-    /// Measured per level of a `map` chain (x86-64 Linux, Swift 6.3), debug and release (`-O`):
+    /// Measured in bytes per level of a `map` chain (x86-64 Linux, Swift 6.3), in debug, release
+    /// (`-O`) and ThreadSanitizer builds:
     ///
-    /// | per level                          | debug | release |
-    /// |------------------------------------|-------|---------|
-    /// | subscribing                        |  384  |   112   |
-    /// | delivering a value                 |  144  |    80   |
-    /// | passing the disposable down        |   93  |    30   |
-    /// | releasing the subscription's sinks |  288  |   128   |
+    /// | per level                          | debug | release | ThreadSanitizer |
+    /// |------------------------------------|-------|---------|-----------------|
+    /// | subscribing                        |  384  |   112   |       592       |
+    /// | delivering a value                 |  144  |    80   |       192       |
+    /// | passing the disposable down        |   93  |    30   |       123       |
+    /// | releasing the subscription's sinks |  288  |   128   |       336       |
     ///
-    /// Delivering and `attach` take less than subscribing in both builds (0.37 and 0.71 of it), so
+    /// Delivering and `attach` take less than subscribing in every build (0.71 of it at most), so
     /// a subscription that stops at half of the stack leaves, in the other half, room for more
     /// levels of either than it made: a chain that passes the check also delivers, from inside its
     /// subscription or after it, on the same thread. Releasing the sinks (which happens once the
     /// subscription has returned, from where it was made, or from inside a delivery) takes up to
     /// 1.14 times as much as subscribing, and 1.86 times with a delivery under it: still less than
-    /// the two halves. The sanitizers' frames are larger, but keep the proportions (what a test of
-    /// the chain just below the limit shows in every build).
+    /// the two halves. AddressSanitizer's frames are larger still, and partly on its fake stack,
+    /// which the check maps back to the real one; a test subscribes, delivers through and lets go
+    /// of a chain just short of the limit in every build, sanitizers included.
     ///
     /// Only the thread that subscribes is judged: a chain subscribed on a thread with a large
     /// stack (an 8 MiB main thread) and sent to from a thread with a smaller one (512 KiB) can still
