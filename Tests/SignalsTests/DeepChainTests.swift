@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Chains nested too deeply for a thread's stack stop with a message naming what nests, never with
-/// a bare crash (issue 35), and chains of everyday depth still work: on a thread with a 512 KiB
+/// a bare crash, and chains of everyday depth still work: on a thread with a 512 KiB
 /// stack, the size of Apple's secondary threads and of Dispatch's workers.
 ///
 /// The chains that must stop run in a child process (`expectStop`); the depth that stops is far

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// Chains of derived properties nested too deeply for a thread's stack stop with a message, never
-/// with a bare crash (issue 35), on a thread with a 512 KiB stack; and letting go of a long chain
+/// with a bare crash, on a thread with a 512 KiB stack; and letting go of a long chain
 /// releases it in a loop.
 final class DeepPropertyChainTests: XCTestCase {
     private let smallStack = 512 * 1024
