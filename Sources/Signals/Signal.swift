@@ -42,7 +42,9 @@ import Schedulers
 ///
 /// RAC 2.5: `RACSignal`, `RACDynamicSignal`.
 open class Signal<Value, Failure: Error>: @unchecked Sendable {
-    private let producer: (@Sendable (Sink<Value, Failure>) -> Disposable?)?
+    /// Written only by the initializers and taken out by the deinit.
+    @exclusivity(unchecked)
+    private var producer: (@Sendable (Sink<Value, Failure>) -> Disposable?)?
 
     /// A signal that runs `didSubscribe` for each subscription.
     ///
@@ -67,8 +69,13 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         self.producer = producer
     }
 
+    /// Releases the producer through `Trampoline.release(_:)`: an operator's producer holds
+    /// its source, whose producer holds its own, so letting go of a chain built in a loop (a
+    /// hundred thousand `map`s, never subscribed) would release one nested deinit per operator,
+    /// overflowing the stack. Past a few levels, the trampoline releases them in a loop.
     deinit {
         SignalDebug.forget(self)
+        if producer != nil { Trampoline.release { producer.take() } }
     }
 
     /// For subclasses that override ``attachSink(_:)``.
@@ -80,12 +87,35 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Subscribes `sink`; the package-level `subscribe`.
     ///
     /// - Returns: The subscription's disposable, or `nil` when it has already ended.
+    ///
+    /// Each operator subscribes its source from inside its own subscription, so a chain `n`
+    /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
+    /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
+    /// its share of the thread's stack (`StackCheck.isLowForChain()`, half of it), a subscription
+    /// stops the program with a message naming the operator, instead of the bare crash an overflow
+    /// would be. One check per operator per subscription; none per value.
     @usableFromInline
     package func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard let producer else {
             preconditionFailure("\(type(of: self)) must override Signal.attachSink(_:) or pass a producer")
         }
+        if _slowPath(StackCheck.isLowForChain()) { chainTooDeep(sink) }
         return producer(sink)
+    }
+
+    /// Stops the program: subscribing `sink` nests more deeply than this thread's stack allows.
+    @inline(never)
+    private func chainTooDeep(_ sink: Sink<Value, Failure>) -> Never {
+        let named = name.map { " (\($0))" } ?? ""
+        badInput(
+            "Signal: subscribing a signal chain nests more deeply than this thread's stack allows, "
+                + "at the operator whose sink is \(type(of: sink))\(named) "
+                + "(\(StackCheck.chainUsageDescription()), so that what passes through the chain fits in the rest). "
+                + "Each operator of a chain subscribes its source inside its own subscription: a chain built in a loop "
+                + "(s = s.map { ... } thousands of times) nests once per operator. Build it without the loop "
+                + "(one map composing the functions, scan, merge or concat of an array of signals), "
+                + "or subscribe on a thread with a larger stack"
+        )
     }
 
     /// Subscribes `subscriber`: its `didSubscribe(with:)` receives the subscription's disposable,

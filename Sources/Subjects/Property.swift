@@ -47,10 +47,15 @@ import Synchronization
 /// thread that sends, and its ``value`` reads that.
 ///
 /// Derivations nest: a read or a change reaches a property derived from derived properties
-/// through one call per step, and letting go of the last releases the others one inside another.
-/// A release build holds chains 10,000 deep on a thread's 8 MB stack; a debug build's larger
-/// frames, or a sanitizer's, overflow it much sooner (from 1,000 following properties chained by
-/// ``init(initial:then:)``): derive from the cell, not from a long chain of properties.
+/// through one call per step. A release build holds chains 10,000 deep on a thread's 8 MB stack; a
+/// debug build's larger frames, or a sanitizer's, much fewer (a change through a zipped property
+/// takes about 4 KiB of a debug build's stack: 100 fit on a 512 KiB thread): derive from the cell,
+/// not from a long chain of properties. A chain too deep for the thread's stack stops the program
+/// with a message instead of overflowing it: every fourth computed property of a chain checks the
+/// stack before a read goes on, every fourth zipped one before a change does, and subscribing to a
+/// computed property's ``signal`` is checked as any signal chain is. A chain of properties made by
+/// ``init(initial:then:)`` from each other's signals is not counted, and not checked. Letting go of
+/// the last of a chain releases the others in a loop, however long it is.
 ///
 /// A derived property keeps its sources alive while it lives. Its ``signal`` does not keep it:
 /// a computed property's signal goes on while the cells it is computed from live, and a
@@ -73,7 +78,20 @@ import Synchronization
 ///
 /// New; RAC 2.5 has none (there a read-only property is `RACObserve` on a `readonly` property).
 public final class Property<Value: Sendable>: Sendable, Observable {
-    private let storage: Storage
+    /// Written by the initializers, and taken out by the deinit (see `deinit`).
+    @exclusivity(unchecked) nonisolated(unsafe) private var storage: Storage
+
+    /// How deeply a read of ``value`` nests here: 0 for a property that stores its value (a cell,
+    /// a constant, a following property), one more than its deepest source for a computed one.
+    /// Known when the property is made, it says where along a chain a read checks the stack.
+    private let readDepth: Int
+
+    /// How many following properties (``zip(with:)``) a change passes through, nested, on its
+    /// longest way here from a cell: one more than its deepest source's for a zipped property, as
+    /// many as its deepest source's for a computed one, 0 for the rest (a property made by
+    /// ``init(initial:then:)`` cannot tell where its signal comes from). Known when the property
+    /// is made, it says where along a chain a change checks the stack.
+    private let changeDepth: Int
 
     /// The current value, then every change.
     ///
@@ -98,6 +116,20 @@ public final class Property<Value: Sendable>: Sendable, Observable {
         case computed(@Sendable () -> Value)
         /// A cell that follows a signal; the derivation keeps the sources.
         case following(Derivation<Value>)
+        /// What the deinit leaves once it has taken the rest out.
+        case released
+    }
+
+    /// Lets go of what the property holds through `Trampoline.release(_:)`: a derived property
+    /// holds its sources (a computed one's closure does, a following one's derivation), so letting
+    /// go of the last of a chain built in a loop would release one nested deinit per property,
+    /// overflowing the stack. Past a few levels, the trampoline releases them in a loop.
+    deinit {
+        Trampoline.release { () -> Storage in
+            let taken = storage
+            storage = .released
+            return taken
+        }
     }
 
     /// A view of `cell`: its value and its changes. The property keeps the cell.
@@ -114,6 +146,8 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     /// RAC 2.5: `RACObserve` on a `readonly` property.
     public init(_ cell: ObservableValue<Value>) {
         storage = .cell(cell)
+        readDepth = 0
+        changeDepth = 0
         signal = cell.signal
     }
 
@@ -130,6 +164,8 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     /// RAC 2.5: none.
     public init(value: Value) {
         storage = .constant(value)
+        readDepth = 0
+        changeDepth = 0
         // At once, on the subscribing thread, as every property's signal sends its value (where
         // `Signal.return` would go through the subscription scheduler).
         signal = Signal(producer: { sink in
@@ -157,17 +193,33 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     ///
     /// RAC 2.5: none; there a property bound with `RAC(object, keyPath) = signal`.
     public convenience init(initial: Value, then signal: Signal<Value, Never>) {
-        self.init(derivation: Derivation(following: signal, initial: { initial }, keeping: []))
+        self.init(derivation: Derivation(following: signal, initial: { initial }, keeping: [], changeDepth: 0), changeDepth: 0)
     }
 
-    /// A property computed by `read` from properties whose signals make `signal`.
-    private init(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>) {
-        storage = .computed(read)
+    /// A property computed by `read` from properties whose signals make `signal`; see
+    /// ``readDepth`` and ``changeDepth``.
+    ///
+    /// A read nests one call per computed property, so every `stackCheckInterval`-th one of a
+    /// chain reads through a closure that checks the stack first; the others read as they always
+    /// did.
+    private init(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>, readDepth: Int, changeDepth: Int) {
+        if readDepth % Property.stackCheckInterval == 0 {
+            storage = .computed({
+                if _slowPath(StackCheck.isLow()) { propertyChainTooDeep("reading the value of a property", depth: readDepth) }
+                return read()
+            })
+        } else {
+            storage = .computed(read)
+        }
+        self.readDepth = readDepth
+        self.changeDepth = changeDepth
         self.signal = signal
     }
 
-    private init(derivation: Derivation<Value>) {
+    private init(derivation: Derivation<Value>, changeDepth: Int) {
         storage = .following(derivation)
+        readDepth = 0
+        self.changeDepth = changeDepth
         // Ends when the derivation goes, with the property. Through a lifetime rather than the
         // cell's channel: the channel's completion, sent from the cell's deinit outside any
         // delivery, waited for another thread's delivery of the signal, so a subscriber's callback
@@ -188,6 +240,7 @@ public final class Property<Value: Sendable>: Sendable, Observable {
         case let .cell(cell): cell.value
         case let .computed(read): read()
         case let .following(derivation): derivation.cell.value
+        case .released: preconditionFailure("Property: read during its own deinit")
         }
     }
 
@@ -221,7 +274,7 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     ///
     /// RAC 2.5: `-map:` on `RACObserve(…)`.
     public func map<U: Sendable>(_ transform: @escaping @Sendable (Value) -> U) -> Property<U> {
-        Property<U>(read: { transform(self.value) }, signal: signal.map(transform))
+        Property<U>(read: { transform(self.value) }, signal: signal.map(transform), readDepth: readDepth + 1, changeDepth: changeDepth)
     }
 
     /// A property holding the pair of this property's value and `other`'s: its ``signal`` sends
@@ -236,7 +289,12 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     ///
     /// RAC 2.5: `+combineLatest:` of `RACObserve`s.
     public func combineLatest<U: Sendable>(with other: Property<U>) -> Property<(Value, U)> {
-        Property<(Value, U)>(read: { (self.value, other.value) }, signal: signal.combineLatest(with: other.signal))
+        Property<(Value, U)>(
+            read: { (self.value, other.value) },
+            signal: signal.combineLatest(with: other.signal),
+            readDepth: Swift.max(readDepth, other.readDepth) + 1,
+            changeDepth: Swift.max(changeDepth, other.changeDepth)
+        )
     }
 
     /// A property holding the latest zipped pair: the values of both now, then, each time both
@@ -253,11 +311,13 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     ///
     /// RAC 2.5: `+zip:` of `RACObserve`s.
     public func zip<U: Sendable>(with other: Property<U>) -> Property<(Value, U)> {
-        Property<(Value, U)>(derivation: Derivation(
+        let changeDepth = Swift.max(changeDepth, other.changeDepth) + 1
+        return Property<(Value, U)>(derivation: Derivation(
             following: signal.zip(with: other.signal),
             initial: { (self.value, other.value) },
-            keeping: [self, other]
-        ))
+            keeping: [self, other],
+            changeDepth: changeDepth
+        ), changeDepth: changeDepth)
     }
 
     /// A property holding the pair of `first`'s and `second`'s values, updated when either
@@ -293,13 +353,39 @@ public final class Property<Value: Sendable>: Sendable, Observable {
     }
 }
 
+extension Property {
+    /// How far apart, along a chain of derived properties, the stack is checked: a read or a
+    /// change nests one call (or one delivery) per derivation, so every fourth one checks that
+    /// `StackCheck.reserve` of the thread's stack is left before it goes on. A change through one
+    /// zipped property (its zip, its cell, the cell's subscribers) takes about 4.4 KiB of stack in
+    /// a debug build (x86-64 Linux, Swift 6.3), so four of them take 18 KiB, inside the reserve
+    /// with room for a sanitizer's larger frames. The checking levels are chosen when the
+    /// properties are made: a chain shorter than four never checks, and a level that does not
+    /// check reads and changes exactly as before.
+    static var stackCheckInterval: Int { 4 }
+}
+
+/// Stops the program: a read or a change passes through a chain of derived properties nested more
+/// deeply than this thread's stack allows.
+@inline(never)
+func propertyChainTooDeep(_ what: StaticString, depth: Int) -> Never {
+    let usage = StackCheck.usage().map { "\($0.used / 1024) KiB of its \($0.size / 1024) KiB stack used" } ?? "the stack nearly used up"
+    badInput(
+        "Property: \(what) nests more deeply than this thread's stack allows, at a property \(depth) derivations "
+            + "from its cell (\(usage)). Each map, combineLatest, zip or init(initial:then:) of a property passes "
+            + "reads and changes on through one nested call: a chain built in a loop nests once per property. "
+            + "Derive from the cell in one step (one map composing the functions), or use a thread with a larger stack"
+    )
+}
+
 /// A derived property's state: the cell holding its last result, the subscription that feeds it,
 /// and the properties it is computed from. Letting go of it disposes the subscription.
 final class Derivation<Value: Sendable>: Sendable {
     /// Held by the feed too, until it is disposed.
     let cell: ObservableValue<Value>
     private let feed: Disposable
-    private let sources: [any Sendable]
+    /// Taken out by the deinit, which lets go of them through the trampoline.
+    @exclusivity(unchecked) nonisolated(unsafe) private var sources: [any Sendable]
     /// Ends when the derivation goes: the end of the property's ``Property/signal``.
     let lifetime: Lifetime
     private let token: Lifetime.Token
@@ -307,10 +393,21 @@ final class Derivation<Value: Sendable>: Sendable {
     /// Follows `signal` into a new cell. `signal` sends its first value while it is subscribed
     /// (every property's signal does); should it not, the cell starts at `initial()`, which it
     /// corrects when that value comes.
-    init(following signal: Signal<Value, Never>, initial: () -> Value, keeping sources: [any Sendable]) {
+    ///
+    /// A change reaches the cell through the feed, nested in the change of the source: every
+    /// `Property.stackCheckInterval`-th following property of a chain (by `changeDepth`) feeds
+    /// through a closure that checks the stack first.
+    init(following signal: Signal<Value, Never>, initial: () -> Value, keeping sources: [any Sendable], changeDepth depth: Int) {
         let handoff = Handoff<Value>()
         // The feed holds the cell, not the derivation: releasing the derivation disposes it.
-        feed = signal.subscribe(next: { value in handoff.deliver(value) })
+        if depth > 0, depth % Property<Value>.stackCheckInterval == 0 {
+            feed = signal.subscribe(next: { value in
+                if _slowPath(StackCheck.isLow()) { propertyChainTooDeep("a change passing through zipped properties", depth: depth) }
+                handoff.deliver(value)
+            })
+        } else {
+            feed = signal.subscribe(next: { value in handoff.deliver(value) })
+        }
         cell = handoff.makeCell(initial: initial)
         self.sources = sources
         (lifetime, token) = Lifetime.make()
@@ -318,6 +415,13 @@ final class Derivation<Value: Sendable>: Sendable {
 
     deinit {
         feed.dispose()
+        // A source may be a derived property holding a derivation of its own: in a loop past a
+        // few levels (see `Property`'s deinit).
+        Trampoline.release { () -> [any Sendable] in
+            let taken = sources
+            sources = []
+            return taken
+        }
     }
 }
 

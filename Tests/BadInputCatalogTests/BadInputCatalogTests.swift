@@ -18,7 +18,8 @@ private final class CatalogModel {
 // The catalog of the library's checks of bad input: every call of `checkInput`, `badInput`, the
 // checks built on them (`checkDate`, `checkDelay`, `checkRepetition` in Schedulers/TimeInput.swift;
 // `checkInterval`, `checkPositiveInterval`, `checkScheduler` in Signals/Operators/Scheduling.swift;
-// `Nesting.checkStack` in Sequences) and Tuples' own `check` is triggered here, each in a child
+// `Nesting.checkStack` in Sequences; the stack checks of signal chains, lifetimes and property
+// chains, on `StackCheck`) and Tuples' own `check` is triggered here, each in a child
 // process (`expectStop`), and must stop the program with a message that names the operator and the
 // value it refused. The catalog runs in debug and release builds (`-enable-testing`), where a
 // `precondition`'s message would be gone.
@@ -30,7 +31,7 @@ private final class CatalogModel {
 // Not triggerable from outside, so not triggered here (each guards an invariant of the library's
 // own code, not the user's input):
 // - `pthread_key_create` failing: Disposables/Trampoline.swift, Schedulers/ThreadLocal.swift,
-//   Signals/Delivery/DeliveryContext.swift, Sequences/Nesting.swift, Sequences/Teardown.swift. The
+//   Signals/Delivery/DeliveryContext.swift, Disposables/StackCheck.swift, Sequences/Teardown.swift. The
 //   system refuses a key only to a process that already holds PTHREAD_KEYS_MAX of them (1024 on
 //   Linux, 512 on Apple platforms), and the library makes each of these once per process, in a
 //   static; no argument of the user's reaches them.
@@ -45,6 +46,8 @@ private final class CatalogModel {
 //   signal's", Delivery/Junction.swift "the subscription was handed over twice",
 //   Delivery/Rows.swift "RowMaker is abstract": states of the delivery machinery that its types
 //   rule out for every caller; the public API hands it only events of the signal's own types.
+// - Subjects/Property.swift "read during its own deinit": a property's storage is taken out by its
+//   deinit only, when nothing can read it any more.
 // - Signals/OtherLibraries/ReactiveSwift.swift "an unavailable stub was called": the body of the
 //   stubs that name our operators to users of other libraries; they are unavailable, so no code
 //   can call them.
@@ -316,6 +319,50 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
         ])
     }
 
+    // MARK: Nesting too deep for the stack
+
+    func testNestingTooDeepForTheStack() {
+        assertStops([
+            ("a signal chain", "Signal: subscribing a signal chain nests more deeply than this thread's stack allows, at the operator whose sink is MapSink", {
+                onAPlainThread(stackSize: 512 * 1024) {
+                    var signal = Signal<Int, Never>.never
+                    for _ in 0..<100_000 { signal = signal.map { $0 + 1 } }
+                    signal.subscribe(next: { _ in })
+                }
+            }),
+            ("lifetimes ending each other", "Lifetime: ending a lifetime nests more deeply than this thread's stack allows", {
+                onAPlainThread(stackSize: 512 * 1024) {
+                    // Each lifetime's end lets go of the token of the next.
+                    var token: Lifetime.Token?
+                    for _ in 0..<20_000 {
+                        let (lifetime, next) = Lifetime.make()
+                        let held = UncheckedSendable(token)
+                        lifetime.observeEnded { withExtendedLifetime(held) {} }
+                        token = next
+                    }
+                    token = nil
+                }
+            }),
+            ("a read through computed properties", "Property: reading the value of a property nests more deeply than this thread's stack allows", {
+                onAPlainThread(stackSize: 512 * 1024) {
+                    var property = Property(ObservableValue(0))
+                    for _ in 0..<20_000 { property = property.map { $0 + 1 } }
+                    _ = property.value
+                }
+            }),
+            ("a change through zipped properties", "Property: a change passing through zipped properties nests more deeply than this thread's stack allows", {
+                onAPlainThread(stackSize: 512 * 1024) {
+                    let cell = ObservableValue(0)
+                    let partner = ObservableValue(0)
+                    var property = Property(cell)
+                    for _ in 0..<2_000 { property = property.zip(with: Property(partner)).map(\.0) }
+                    partner.value = 1
+                    cell.value = 1
+                }
+            }),
+        ])
+    }
+
     // MARK: Every check is in the catalog
 
     /// The calls of each check in Sources, as counted when the catalog above was last brought up
@@ -323,7 +370,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
     /// above (or its reason to the list of checks not triggerable at the top), then the count here.
     private static let recordedCallSites: [String: Int] = [
         "checkInput(": 51,
-        "badInput(": 13,
+        "badInput(": 16,
         "checkDate(": 3,
         "checkDelay(": 3,
         "checkRepetition(": 2,
@@ -334,7 +381,7 @@ final class BadInputCatalogTests: LeakCheckedTestCase {
         "check(": 1,
         "fatalError(": 8,
         "precondition(": 0,
-        "preconditionFailure(": 7,
+        "preconditionFailure(": 8,
     ]
 
     func testEveryCheckInSourcesIsCatalogued() throws {

@@ -35,8 +35,9 @@ import Synchronization
 /// another, with no lock held: an observer may release another owner's token (that lifetime ends
 /// then, nested), observe this lifetime again (it runs at once) or dispose anything. Each
 /// lifetime ended that way adds its end to the stack: a chain of owners ending each other a few
-/// thousand deep overflows a thread's stack in a debug build (a release build holds 10,000 on
-/// 8 MB).
+/// thousand deep would overflow a thread's stack in a debug build (a release build holds 10,000 on
+/// 8 MB), so an end that finds less than 64 KiB of its thread's stack left stops the program with
+/// a message saying so, instead of a crash with no message. End such chains from a loop.
 ///
 /// Other libraries: ReactiveSwift's `Lifetime` (`Lifetime.make()`, `ended`, `hasEnded`,
 /// `observeEnded`, `+=`); RxSwift's `rx.deallocated` or a `DisposeBag` the owner keeps; Combine's
@@ -193,12 +194,31 @@ public final class Lifetime: Sendable {
             self.input = input
         }
 
+        /// Ends the lifetime. Lifetimes that end each other (an observer of one releases the
+        /// owner of the next) nest one end inside another: past what this thread's stack holds
+        /// (less than `StackCheck.reserve` of it left), the end stops the program with a message
+        /// instead of overflowing it.
         deinit {
+            if _slowPath(StackCheck.isLow()) { Lifetime.tooDeep() }
             state.hasEnded.store(true, ordering: .releasing)
             // The pipe delivers with no lock held, and lets go of its subscribers after the end. A
             // deinit never waits: what the subscribers' callbacks owe a subject's bound is forgiven.
             DeliveryContext.neverWaiting { input.sendCompleted() }
         }
+    }
+}
+
+extension Lifetime {
+    /// Stops the program: ending a lifetime nests more deeply than this thread's stack allows.
+    @inline(never)
+    fileprivate static func tooDeep() -> Never {
+        let usage = StackCheck.usage().map { "\($0.used / 1024) KiB of its \($0.size / 1024) KiB stack used" } ?? "the stack nearly used up"
+        badInput(
+            "Lifetime: ending a lifetime nests more deeply than this thread's stack allows (\(usage)). "
+                + "Lifetimes that end each other (an observer of one releases the owner of the next, which ends its own "
+                + "lifetime inside that observer) nest one end per lifetime. End a long chain in a loop "
+                + "(release the owners one after another from one place), or on a thread with a larger stack"
+        )
     }
 }
 

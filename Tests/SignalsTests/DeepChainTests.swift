@@ -1,0 +1,211 @@
+import Disposables
+import Foundation
+import Schedulers
+import Signals
+import TestSupport
+import XCTest
+
+/// Chains nested too deeply for a thread's stack stop with a message naming what nests, never with
+/// a bare crash, and chains of everyday depth still work: on a thread with a 512 KiB
+/// stack, the size of Apple's secondary threads and of Dispatch's workers.
+///
+/// The chains that must stop run in a child process (`expectStop`); the depth that stops is far
+/// past what any build's stack holds there (a hundred thousand operators), so the check, not an
+/// overflow, must be what ends the child.
+final class DeepChainTests: XCTestCase {
+    private let smallStack = 512 * 1024
+    /// Far deeper than a 512 KiB stack holds, in any build.
+    private let tooDeep = 100_000
+    /// What a 512 KiB stack holds in every build: subscribing a `map` takes about 400 bytes of it
+    /// in a debug build, 110 in a release build (a sanitizer's, more), and a subscription may use
+    /// half.
+    private let moderate = BuildKind.isSanitized ? 150 : BuildKind.isDebug ? 500 : 1_000
+
+    /// Runs `body` on a plain thread with a 512 KiB stack, as a block of a queue scheduler (so a
+    /// subscription starts there, synchronously), and waits for it.
+    private func onASmallStack(_ body: @escaping @Sendable () -> Void) {
+        onAPlainThread(stackSize: smallStack) {
+            QueueScheduler(name: "small stack").performAsCurrentScheduler(body)
+        }
+    }
+
+    // MARK: Signal chains
+
+    func testSubscribingAMapChainTooDeep_stopsWithAMessageNamingTheOperator() {
+        let depth = tooDeep
+        XCTAssertNil(expectStop("maps", in: self, messageContains: "subscribing a signal chain nests more deeply than this thread's stack allows, at the operator whose sink is MapSink") {
+            onASmallStack {
+                let (output, input) = Signal<Int, Never>.pipe()
+                var signal = output
+                for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+                signal.subscribe(next: { _ in })
+                input.sendNext(0)
+            }
+        })
+    }
+
+    func testSubscribingAFilterChainOverASynchronousSourceTooDeep_stops() {
+        let depth = tooDeep
+        XCTAssertNil(expectStop("filters", in: self, messageContains: "one map composing the functions, scan, merge or concat of an array of signals") {
+            onASmallStack {
+                var signal = Signal<Int, Never>.return(1)
+                for _ in 0..<depth { signal = signal.filter { $0 > 0 } }
+                signal.subscribe(next: { _ in })
+            }
+        })
+    }
+
+    func testAModeratelyDeepMapChain_subscribesAndDelivers_onASmallStack() {
+        let depth = moderate
+        let received = Lock<[Int]>([])
+        let completed = Counter()
+        onASmallStack {
+            let (output, input) = Signal<Int, Never>.pipe()
+            var signal = output
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            let subscription = signal.subscribe(next: { value in received.withLock { $0.append(value) } }, completed: { completed.increment() })
+            input.sendNext(0)
+            input.sendNext(10)
+            input.sendCompleted()
+            subscription.dispose()
+        }
+        XCTAssertEqual(received.withLock { $0 }, [depth, depth + 10])
+        XCTAssertEqual(completed.value, 1)
+    }
+
+    func testAModeratelyDeepMapChainOverASynchronousSource_deliversFromTheBottomOfItsSubscription() {
+        // The value goes through the chain from inside the innermost subscription: the
+        // subscription's frames and the delivery's are on the stack together.
+        let depth = moderate
+        let received = Lock<[Int]>([])
+        let completed = Counter()
+        onASmallStack {
+            var signal = Signal<Int, Never>.return(0)
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            signal.subscribe(next: { value in received.withLock { $0.append(value) } }, completed: { completed.increment() })
+        }
+        XCTAssertEqual(received.withLock { $0 }, [depth])
+        XCTAssertEqual(completed.value, 1)
+    }
+
+    func testAChainJustShortOfTheLimit_subscribesDeliversFromItsBottomAndLetsGo_onTheSameThread() {
+        // The check lets a subscription use half of the stack, and counts on what follows it
+        // through the chain (a value sent from its bottom, the disposable passed down, the release
+        // of its sinks) fitting in the other half: as deep a chain as passes, in this build.
+        let results = Lock<(depth: Int, received: [Int], completed: Int)>((0, [], 0))
+        onASmallStack {
+            guard let depth = DeepChainTests.deepestPassingChain() else { return }
+            var signal = Signal<Int, Never>.return(0)
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            let subscription = signal.subscribe(
+                next: { value in results.withLock { $0.received.append(value) } },
+                completed: { results.withLock { $0.completed += 1 } }
+            )
+            subscription.dispose()
+            results.withLock { $0.depth = depth }
+            // A hot source: values sent after the subscription, from the thread's top.
+            let (output, input) = Signal<Int, Never>.pipe()
+            var hot = output
+            for _ in 0..<depth { hot = hot.map { $0 + 1 } }
+            let hotSubscription = hot.subscribe(next: { value in results.withLock { $0.received.append(value) } })
+            input.sendNext(1)
+            hotSubscription.dispose()
+        }
+        let (depth, received, completed) = results.withLock { $0 }
+        XCTAssertGreaterThan(depth, 100)
+        XCTAssertEqual(received, [depth, depth + 1])
+        XCTAssertEqual(completed, 1)
+    }
+
+    /// The depth of the deepest `map` chain a subscription made here passes the check with, as
+    /// this build's frames say: the bytes per level measured on two shorter chains, and the share a
+    /// subscription may use of this thread's stack. A few levels short, for the rounding.
+    private static func deepestPassingChain() -> Int? {
+        // How much of the stack is used at the bottom of a subscription `depth` maps deep, as the
+        // check sees it (under AddressSanitizer, a frame on its fake stack counts where it was made).
+        func usedAtTheBottom(ofAChain depth: Int) -> Int {
+            let used = Lock<Int>(0)
+            var signal = Signal<Int, Never>(producer: { _ in
+                used.withLock { $0 = StackCheck.usage()?.used ?? 0 }
+                return nil
+            })
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            signal.subscribe(next: { _ in })
+            return used.withLock { $0 }
+        }
+        let perLevel = Double(usedAtTheBottom(ofAChain: 300) - usedAtTheBottom(ofAChain: 100)) / 200
+        guard let (used, size) = StackCheck.usage(), perLevel > 0 else { return nil }
+        let allowed = (size - StackCheck.reserve) / 16 * StackCheck.chainShareInSixteenths
+        return Int(Double(allowed - used) / perLevel) - 5
+    }
+
+    func testLettingGoOfAHundredThousandMapsNeverSubscribed_doesNotOverflow() {
+        // Each operator's signal holds its source: the release is a loop past a few levels.
+        let depth = tooDeep
+        let released = Counter()
+        onAPlainThread(stackSize: smallStack) {
+            var signal = Signal<Int, Never>.never
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            withExtendedLifetime(signal) {}
+            signal = .never
+            released.increment()
+        }
+        XCTAssertEqual(released.value, 1)
+    }
+
+    // MARK: Lifetimes
+
+    /// An owner whose lifetime's end lets go of the next owner, which ends that one's lifetime
+    /// inside the first one's end.
+    private final class Owner: Sendable {
+        let lifetime: Lifetime
+        private let token: Lifetime.Token
+        let next = Next()
+
+        init() {
+            (lifetime, token) = Lifetime.make()
+            lifetime.observeEnded { [next] in next.owner.withLock { $0 = nil } }
+        }
+    }
+
+    private final class Next: Sendable {
+        let owner = Lock<Owner?>(nil)
+    }
+
+    /// The first of `count` owners, each holding the next; each one's end releases the next.
+    private static func chainOfOwners(_ count: Int, ended: Counter) -> Owner {
+        let first = Owner()
+        var last = first
+        for _ in 1..<count {
+            let owner = Owner()
+            owner.lifetime.observeEnded { ended.increment() }
+            last.next.owner.withLock { $0 = owner }
+            last = owner
+        }
+        return first
+    }
+
+    func testLifetimesEndingEachOtherTooDeep_stopWithAMessage() {
+        // Far more than a 512 KiB stack holds in any build (each end nests a pipe's delivery and
+        // a release).
+        let depth = 20_000
+        XCTAssertNil(expectStop("lifetimes", in: self, messageContains: "Lifetime: ending a lifetime nests more deeply than this thread's stack allows") {
+            onAPlainThread(stackSize: smallStack) {
+                var first: Owner? = DeepChainTests.chainOfOwners(depth, ended: Counter())
+                withExtendedLifetime(first) {}
+                first = nil
+            }
+        })
+    }
+
+    func testLifetimesEndingEachOtherModeratelyDeep_allEnd() {
+        let depth = BuildKind.isSanitized ? 20 : 100
+        let ended = Counter()
+        onAPlainThread(stackSize: smallStack) {
+            var first: Owner? = DeepChainTests.chainOfOwners(depth, ended: ended)
+            withExtendedLifetime(first) {}
+            first = nil
+        }
+        XCTAssertEqual(ended.value, depth - 1)
+    }
+}
