@@ -70,9 +70,10 @@ package enum StackCheck {
     }
 
     /// Whether a signal chain subscribing here has used more than its share of this thread's
-    /// stack (``chainShareInSixteenths`` of what lies above ``reserve``, counted from the top of
-    /// the stack): what follows the subscription through the chain (an `attach`, a delivery) may
-    /// then not fit in the rest.
+    /// stack (``chainShareInSixteenths`` of what lies above ``reserve``, counted from where the
+    /// outermost subscription from outside the library started, ``beginChain(_:)``, else from the
+    /// top of the stack): what follows the subscription through the chain (an `attach`, a
+    /// delivery) may then not fit in the rest.
     ///
     /// The share is counted from the stack's top, not from where the chain started, which is not
     /// known cheaply: a subscription made when most of the stack is used already (deep inside
@@ -107,6 +108,39 @@ package enum StackCheck {
     /// Roughly where the stack stands in the caller's frame: the address of a local, or under
     /// AddressSanitizer, when that local lives on its fake stack, the real stack's address where
     /// the fake frame was made.
+    /// This thread's limits, for a caller that keeps them (a thread's delivery state) so that
+    /// ``beginChain(_:)`` costs no thread-local lookup of its own.
+    package static var currentLimits: UnsafeMutablePointer<Limits> {
+        Limits.current
+    }
+
+    /// Where a chain's share was counted from before ``beginChain(_:)``, for ``endChain(_:)``.
+    package struct ChainStart {
+        fileprivate let limits: UnsafeMutablePointer<Limits>
+        fileprivate let savedFloor: UInt
+    }
+
+    /// Counts the share of the chain subscribed next from the caller's position, not from the top
+    /// of the stack: a subscription made from outside the library deep inside the app's own
+    /// recursion may use half of what is left there, so a short chain never stops because the
+    /// app's frames already used half of the stack. End it with ``endChain(_:)``.
+    @inline(__always)
+    package static func beginChain(_ limits: UnsafeMutablePointer<Limits>) -> ChainStart {
+        let start = ChainStart(limits: limits, savedFloor: limits.pointee.chainFloor)
+        guard limits.pointee.known else { return start }
+        let position = position(limits)
+        guard position > limits.pointee.base &+ UInt(reserve), position <= limits.pointee.top else { return start }
+        let above = position - limits.pointee.base - UInt(reserve)
+        limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
+        return start
+    }
+
+    /// Restores the share counted before `start`.
+    @inline(__always)
+    package static func endChain(_ start: ChainStart) {
+        start.limits.pointee.chainFloor = start.savedFloor
+    }
+
     @inline(__always)
     private static func position(_ limits: UnsafeMutablePointer<Limits>) -> UInt {
         var marker: UInt8 = 0
@@ -127,7 +161,8 @@ package enum StackCheck {
 
     /// One thread's stack bounds and floors, made on the thread's first check and freed when it
     /// exits.
-    struct Limits {
+    /// A thread's stack bounds and the floor of a chain's share; touched by its own thread only.
+    package struct Limits {
         /// Whether the system told the bounds; when not, nothing is judged low.
         var known = false
         /// Whether AddressSanitizer runs, whose fake stack a local may live on.
@@ -140,7 +175,7 @@ package enum StackCheck {
         var chainFloor: UInt = 0
 
         @inline(__always)
-        static var current: UnsafeMutablePointer<Limits> {
+        fileprivate static var current: UnsafeMutablePointer<Limits> {
             if let pointer = pthread_getspecific(slot.key) {
                 return pointer.assumingMemoryBound(to: Limits.self)
             }

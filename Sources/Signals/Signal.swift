@@ -91,7 +91,8 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Each operator subscribes its source from inside its own subscription, so a chain `n`
     /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
     /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
-    /// its share of the thread's stack (`StackCheck.isLowForChain()`, half of it), a subscription
+    /// its share of the thread's stack (`StackCheck.isLowForChain()`, half of what was left where
+    /// the outermost `subscribe` started, see `DeliveryContext.subscribingFromOutside`), a subscription
     /// stops the program with a message naming the operator, instead of the bare crash an overflow
     /// would be. One check per operator per subscription; none per value.
     @usableFromInline
@@ -199,7 +200,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// (`DeliveryContext.neverWaiting(_:)`), not waited for inside `subscribe`.
     @usableFromInline
     package final func attachSinkNeverWaiting(_ sink: Sink<Value, Failure>) -> Disposable? {
-        DeliveryContext.neverWaiting { attachSink(sink) }
+        DeliveryContext.subscribingFromOutside { attachSink(sink) }
     }
 
     /// Subscribes with a closure for values.

@@ -73,6 +73,28 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completed.value, 1)
     }
 
+    /// A short chain subscribed where the app's own recursion has used most of the stack already
+    /// (three fifths of a 512 KiB stack) subscribes and delivers: its share is counted from where
+    /// its `subscribe` started, not from the top of the stack, so it does not stop for the app's
+    /// frames. (Counted from the top, it stopped with the message.)
+    func testAShortChainSubscribedDeepInTheAppsOwnRecursion_doesNotStop() {
+        let received = Lock<[Int]>([])
+        onASmallStack {
+            recurse(untilUsedFraction: 0.6) {
+                let (output, input) = Signal<Int, Never>.pipe()
+                var signal = output
+                for _ in 0..<20 { signal = signal.map { $0 + 1 } }
+                let subscription = signal.subscribe(next: { value in received.withLock { $0.append(value) } })
+                input.sendNext(0)
+                var fromReturn = Signal<Int, Never>.return(100)
+                for _ in 0..<20 { fromReturn = fromReturn.map { $0 + 1 } }
+                fromReturn.subscribe(next: { value in received.withLock { $0.append(value) } })
+                subscription.dispose()
+            }
+        }
+        XCTAssertEqual(received.withLock { $0 }, [20, 120])
+    }
+
     func testAModeratelyDeepMapChainOverASynchronousSource_deliversFromTheBottomOfItsSubscription() {
         // The value goes through the chain from inside the innermost subscription: the
         // subscription's frames and the delivery's are on the stack together.
@@ -207,5 +229,19 @@ final class DeepChainTests: XCTestCase {
             first = nil
         }
         XCTAssertEqual(ended.value, depth - 1)
+    }
+}
+
+/// Calls itself until `fraction` of this thread's stack is used, then runs `body` there: the app's
+/// own recursion, under which a subscription is made.
+@inline(never)
+private func recurse(untilUsedFraction fraction: Double, _ body: () -> Void) {
+    guard let (used, size) = StackCheck.usage() else { return body() }
+    if Double(used) >= Double(size) * fraction { return body() }
+    // A frame of some size of its own, which the optimizer cannot drop.
+    var padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutablePointer(to: &padding) { pointer in
+        pointer.withMemoryRebound(to: Int.self, capacity: 16) { $0[0] = used }
+        recurse(untilUsedFraction: fraction, body)
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Disposables
 
 /// One thread's part in delivering events: how many deliveries it is inside, and the work it put
 /// off until it has left them all.
@@ -44,6 +45,9 @@ package struct DeliveryContext {
         /// How many frames that never wait this thread is inside (a subscribe, a deinit that
         /// ends a signal): a send made in one settles no debt (see ``DeliveryContext/neverWaiting(_:)``).
         var neverWaiting = 0
+        /// This thread's stack limits (`StackCheck`), looked up at the first subscription from
+        /// outside the library.
+        var stackLimits: UnsafeMutablePointer<StackCheck.Limits>?
         /// How many replays this thread is catching members up with (see `ReplaySink`).
         var catchUps = 0
         /// Objects let go of inside a delivery, released once this thread has left them all.
@@ -189,6 +193,36 @@ package struct DeliveryContext {
         context.state.pointee.neverWaiting += 1
         defer { context.state.pointee.neverWaiting -= 1 }
         return body()
+    }
+
+    /// Runs `body`, a subscription from outside the library: in it, sends settle no debt (as in
+    /// ``neverWaiting(_:)``), and the outermost one counts the chain's share of the stack from
+    /// here (`StackCheck.beginChain(_:)`), so that a chain subscribed deep in the app's own
+    /// recursion is judged by the stack it uses itself.
+    @inline(__always)
+    package static func subscribingFromOutside<Result>(_ body: () -> Result) -> Result {
+        let context = current
+        let state = context.state
+        if state.pointee.neverWaiting > 0 {
+            state.pointee.neverWaiting += 1
+            defer { state.pointee.neverWaiting -= 1 }
+            return body()
+        }
+        let limits = state.pointee.stackLimits ?? context.lookUpStackLimits()
+        let chain = StackCheck.beginChain(limits)
+        state.pointee.neverWaiting = 1
+        defer {
+            state.pointee.neverWaiting = 0
+            StackCheck.endChain(chain)
+        }
+        return body()
+    }
+
+    @inline(never)
+    private func lookUpStackLimits() -> UnsafeMutablePointer<StackCheck.Limits> {
+        let limits = StackCheck.currentLimits
+        state.pointee.stackLimits = limits
+        return limits
     }
 
     /// The work put off and the objects retired: see ``runDeferred(afterASend:)``.
