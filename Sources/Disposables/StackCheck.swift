@@ -57,7 +57,10 @@ package enum StackCheck {
     /// Only the thread that subscribes is judged: a chain subscribed on a thread with a large
     /// stack (an 8 MiB main thread) and sent to from a thread with a smaller one (512 KiB) can still
     /// overflow that thread's stack while delivering, unchecked (a check per value would cost every
-    /// value), as can a chain whose subscription starts with most of the stack used already.
+    /// value). The share is of what is left where the outermost `subscribe` started
+    /// (``beginChain(_:)``), so the app's own frames above it do not count; a chain subscribed
+    /// from inside a delivery with no `subscribe` under way (an inner signal of `flatMap`, during a
+    /// send) is counted from the top of the stack.
     package static let chainShareInSixteenths = 8
 
     /// Whether less than `reserve` bytes of this thread's stack are left below the caller.
@@ -74,10 +77,6 @@ package enum StackCheck {
     /// outermost subscription from outside the library started, ``beginChain(_:)``, else from the
     /// top of the stack): what follows the subscription through the chain (an `attach`, a
     /// delivery) may then not fit in the rest.
-    ///
-    /// The share is counted from the stack's top, not from where the chain started, which is not
-    /// known cheaply: a subscription made when most of the stack is used already (deep inside
-    /// the user's own recursion) stops too, with the same message.
     @inline(__always)
     package static func isLowForChain() -> Bool {
         let limits = Limits.current
