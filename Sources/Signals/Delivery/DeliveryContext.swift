@@ -45,9 +45,6 @@ package struct DeliveryContext {
         /// How many frames that never wait this thread is inside (a subscribe, a deinit that
         /// ends a signal): a send made in one settles no debt (see ``DeliveryContext/neverWaiting(_:)``).
         var neverWaiting = 0
-        /// This thread's stack limits (`StackCheck`), looked up at the first subscription from
-        /// outside the library.
-        var stackLimits: UnsafeMutablePointer<StackCheck.Limits>?
         /// How many replays this thread is catching members up with (see `ReplaySink`).
         var catchUps = 0
         /// Objects let go of inside a delivery, released once this thread has left them all.
@@ -208,21 +205,16 @@ package struct DeliveryContext {
             defer { state.pointee.neverWaiting -= 1 }
             return body()
         }
-        let limits = state.pointee.stackLimits ?? context.lookUpStackLimits()
-        let chain = StackCheck.beginChain(limits)
+        // Looked up each time, not kept here: the thread's stack limits are freed by a
+        // thread-local destructor of their own, which may run before this state's, while code
+        // run by another destructor may still subscribe.
+        let chain = StackCheck.beginChain(StackCheck.currentLimits)
         state.pointee.neverWaiting = 1
         defer {
             state.pointee.neverWaiting = 0
             StackCheck.endChain(chain)
         }
         return body()
-    }
-
-    @inline(never)
-    private func lookUpStackLimits() -> UnsafeMutablePointer<StackCheck.Limits> {
-        let limits = StackCheck.currentLimits
-        state.pointee.stackLimits = limits
-        return limits
     }
 
     /// The work put off and the objects retired: see ``runDeferred(afterASend:)``.
