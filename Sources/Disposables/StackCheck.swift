@@ -21,7 +21,7 @@ import Darwin
 /// Stacks grow down on every supported platform.
 package enum StackCheck {
     /// What stays free below the floor of ``isLow(reserve:)``'s default and of
-    /// ``isLowForChain()``: the frames that run until the next check, the user's closures at the
+    /// ``beginSubscriptionLevel()``: the frames that run until the next check, the user's closures at the
     /// end of a chain, and the message's own formatting.
     package static let reserve = 64 * 1024
 
@@ -57,10 +57,9 @@ package enum StackCheck {
     /// Only the thread that subscribes is judged: a chain subscribed on a thread with a large
     /// stack (an 8 MiB main thread) and sent to from a thread with a smaller one (512 KiB) can still
     /// overflow that thread's stack while delivering, unchecked (a check per value would cost every
-    /// value). The share is of what is left where the outermost `subscribe` started
-    /// (``beginChain(_:)``), so the app's own frames above it do not count; a chain subscribed
-    /// from inside a delivery with no `subscribe` under way (an inner signal of `flatMap`, during a
-    /// send) is counted from the top of the stack.
+    /// value). The share is of what is left where the chain's outermost subscription started (a
+    /// `subscribe` from the app, or an inner signal of `flatMap` subscribed during a send with no
+    /// subscription under way), so the app's own frames above it do not count.
     package static let chainShareInSixteenths = 8
 
     /// Whether less than `reserve` bytes of this thread's stack are left below the caller.
@@ -72,17 +71,59 @@ package enum StackCheck {
         return position < limits.pointee.base &+ UInt(reserve) && position >= limits.pointee.base
     }
 
-    /// Whether a signal chain subscribing here has used more than its share of this thread's
-    /// stack (``chainShareInSixteenths`` of what lies above ``reserve``, counted from where the
-    /// outermost subscription from outside the library started, ``beginChain(_:)``, else from the
-    /// top of the stack): what follows the subscription through the chain (an `attach`, a
-    /// delivery) may then not fit in the rest.
-    @inline(__always)
-    package static func isLowForChain() -> Bool {
+    /// One level of a signal chain's subscription, begun with ``beginSubscriptionLevel()``.
+    package struct SubscriptionLevel {
+        fileprivate let limits: UnsafeMutablePointer<Limits>?
+        /// Whether the chain has used more than its share of the stack here: the subscription
+        /// must stop with a message, as what follows it through the chain may not fit.
+        package let isTooDeep: Bool
+
+        /// Whether this is the outermost level, which must end with ``endOutermostSubscription(_:)``.
+        @inline(__always)
+        package var isOutermost: Bool { limits != nil }
+    }
+
+    /// Begins one level of a signal chain's subscription (an operator subscribing its source) and
+    /// tells whether the chain has used more than its share of this thread's stack
+    /// (``chainShareInSixteenths`` of what lay above ``reserve`` where the outermost level began).
+    ///
+    /// The outermost level (no subscription under way on this thread: a `subscribe` from the app,
+    /// or an inner signal subscribed during a delivery) counts the chain's share from its own
+    /// position, not from the top of the stack, so a short chain subscribed deep in the app's own
+    /// recursion is judged by the stack it uses itself; it also marks the thread as subscribing
+    /// (``isSubscribing``) until ``endOutermostSubscription(_:)``. An inner level changes nothing.
+    /// One thread-local lookup a level, which the check needs anyway.
+    package static func beginSubscriptionLevel() -> SubscriptionLevel {
         let limits = Limits.current
-        guard limits.pointee.known else { return false }
         let position = position(limits)
-        return position < limits.pointee.chainFloor && position >= limits.pointee.base
+        if limits.pointee.isSubscribing {
+            guard limits.pointee.known else { return SubscriptionLevel(limits: nil, isTooDeep: false) }
+            let isTooDeep = position < limits.pointee.chainFloor && position >= limits.pointee.base
+            return SubscriptionLevel(limits: nil, isTooDeep: isTooDeep)
+        }
+        limits.pointee.isSubscribing = true
+        guard limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top else {
+            return SubscriptionLevel(limits: limits, isTooDeep: false)
+        }
+        guard position > limits.pointee.base &+ UInt(reserve) else {
+            limits.pointee.chainFloor = position &+ 1
+            return SubscriptionLevel(limits: limits, isTooDeep: true)
+        }
+        let above = position - limits.pointee.base - UInt(reserve)
+        limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
+        return SubscriptionLevel(limits: limits, isTooDeep: false)
+    }
+
+    /// Ends the outermost level of a subscription begun with ``beginSubscriptionLevel()``.
+    @inline(__always)
+    package static func endOutermostSubscription(_ level: SubscriptionLevel) {
+        level.limits?.pointee.isSubscribing = false
+    }
+
+    /// Whether a signal chain's subscription is under way on this thread, further up its stack
+    /// (see ``beginSubscriptionLevel()``).
+    package static var isSubscribing: Bool {
+        Limits.current.pointee.isSubscribing
     }
 
     /// How many bytes of this thread's stack are in use above the caller, and the stack's size,
@@ -107,39 +148,6 @@ package enum StackCheck {
     /// Roughly where the stack stands in the caller's frame: the address of a local, or under
     /// AddressSanitizer, when that local lives on its fake stack, the real stack's address where
     /// the fake frame was made.
-    /// This thread's limits, for a caller that keeps them (a thread's delivery state) so that
-    /// ``beginChain(_:)`` costs no thread-local lookup of its own.
-    package static var currentLimits: UnsafeMutablePointer<Limits> {
-        Limits.current
-    }
-
-    /// Where a chain's share was counted from before ``beginChain(_:)``, for ``endChain(_:)``.
-    package struct ChainStart {
-        fileprivate let limits: UnsafeMutablePointer<Limits>
-        fileprivate let savedFloor: UInt
-    }
-
-    /// Counts the share of the chain subscribed next from the caller's position, not from the top
-    /// of the stack: a subscription made from outside the library deep inside the app's own
-    /// recursion may use half of what is left there, so a short chain never stops because the
-    /// app's frames already used half of the stack. End it with ``endChain(_:)``.
-    @inline(__always)
-    package static func beginChain(_ limits: UnsafeMutablePointer<Limits>) -> ChainStart {
-        let start = ChainStart(limits: limits, savedFloor: limits.pointee.chainFloor)
-        guard limits.pointee.known else { return start }
-        let position = position(limits)
-        guard position > limits.pointee.base &+ UInt(reserve), position <= limits.pointee.top else { return start }
-        let above = position - limits.pointee.base - UInt(reserve)
-        limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
-        return start
-    }
-
-    /// Restores the share counted before `start`.
-    @inline(__always)
-    package static func endChain(_ start: ChainStart) {
-        start.limits.pointee.chainFloor = start.savedFloor
-    }
-
     @inline(__always)
     private static func position(_ limits: UnsafeMutablePointer<Limits>) -> UInt {
         var marker: UInt8 = 0
@@ -158,9 +166,8 @@ package enum StackCheck {
         return address
     }
 
-    /// One thread's stack bounds and floors, made on the thread's first check and freed when it
-    /// exits.
-    /// A thread's stack bounds and the floor of a chain's share; touched by its own thread only.
+    /// A thread's stack bounds and the state of a chain's subscription under way, made on the
+    /// thread's first check and freed when it exits; touched by its own thread only.
     package struct Limits {
         /// Whether the system told the bounds; when not, nothing is judged low.
         var known = false
@@ -170,8 +177,11 @@ package enum StackCheck {
         var base: UInt = 0
         /// The stack's highest address.
         var top: UInt = 0
-        /// The lowest address a chain's subscription may reach (``isLowForChain()``).
+        /// The lowest address a chain's subscription may reach (``beginSubscriptionLevel()``), set
+        /// by its outermost level.
         var chainFloor: UInt = 0
+        /// Whether a chain's subscription is under way on this thread (``isSubscribing``).
+        var isSubscribing = false
 
         @inline(__always)
         fileprivate static var current: UnsafeMutablePointer<Limits> {
@@ -188,8 +198,6 @@ package enum StackCheck {
                 limits.known = true
                 limits.base = base
                 limits.top = top
-                let above = (top - base) - UInt(reserve)
-                limits.chainFloor = top - above / 16 * UInt(chainShareInSixteenths)
             }
             limits.mayUseFakeStack = fakeStack != nil
             let pointer = UnsafeMutablePointer<Limits>.allocate(capacity: 1)

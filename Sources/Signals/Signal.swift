@@ -91,17 +91,36 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Each operator subscribes its source from inside its own subscription, so a chain `n`
     /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
     /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
-    /// its share of the thread's stack (`StackCheck.isLowForChain()`, half of what was left where
-    /// the outermost `subscribe` started, see `DeliveryContext.subscribingFromOutside`), a subscription
-    /// stops the program with a message naming the operator, instead of the bare crash an overflow
-    /// would be. One check per operator per subscription; none per value.
+    /// its share of the thread's stack (`StackCheck.beginSubscriptionLevel()`: half of what was
+    /// left where the chain's outermost subscription started), a subscription stops the program
+    /// with a message naming the operator, instead of the bare crash an overflow would be. One
+    /// check per operator per subscription; none per value.
+    ///
+    /// While the outermost level runs, this thread is *subscribing*: a send made meanwhile (a
+    /// synchronous signal's values, forwarded by a callback into a busy subject) settles no debt
+    /// at a subject's bound (see `DeliveryContext.runDeferred(afterASend:)`), as a subscription
+    /// never waits. An override that sends through a delivery lock inside its subscription marks
+    /// it too (``subscribingLevel(_:_:)``).
     @usableFromInline
     package func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard let producer else {
             preconditionFailure("\(type(of: self)) must override Signal.attachSink(_:) or pass a producer")
         }
-        if _slowPath(StackCheck.isLowForChain()) { chainTooDeep(sink) }
+        let level = StackCheck.beginSubscriptionLevel()
+        if _slowPath(level.isTooDeep) { chainTooDeep(sink) }
+        if !level.isOutermost { return producer(sink) }
+        defer { StackCheck.endOutermostSubscription(level) }
         return producer(sink)
+    }
+
+    /// Runs `body`, an override's subscription of `sink`, as one level of a chain's subscription:
+    /// checked for the stack it has left and, when outermost, marking this thread as subscribing,
+    /// as ``attachSink(_:)`` does.
+    package final func subscribingLevel(_ sink: Sink<Value, Failure>, _ body: () -> Disposable?) -> Disposable? {
+        let level = StackCheck.beginSubscriptionLevel()
+        if _slowPath(level.isTooDeep) { chainTooDeep(sink) }
+        defer { StackCheck.endOutermostSubscription(level) }
+        return body()
     }
 
     /// Stops the program: subscribing `sink` nests more deeply than this thread's stack allows.
@@ -154,7 +173,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         let direct = ObjectIdentifier(type(of: subscriber)) == ObjectIdentifier(Subscriber<Value, Failure>.self)
             ? unsafeDowncast(subscriber, to: Subscriber<Value, Failure>.self)
             : nil
-        subscription.add(attachSinkNeverWaiting(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
+        subscription.add(attachSink(ForwardingSink(target: subscriber, subscription: subscription, subscriber: direct)))
         return subscription
     }
 
@@ -191,16 +210,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         let sink = SubscriptionTracking.mayRecord
             ? ClosureSink(next: next, error: error, completed: completed, subscribedTo: self, file: file, line: line)
             : ClosureSink(next: next, error: error, completed: completed)
-        return sink.subscription(returned: attachSinkNeverWaiting(sink))
-    }
-
-    /// ``attachSink(_:)`` for a subscription made from outside the library (`subscribe` and its
-    /// kin), which never waits: what the sends made meanwhile on this thread owe at a subject's
-    /// bound (a synchronous signal's values forwarded into a subject by a callback) is forgiven
-    /// (`DeliveryContext.neverWaiting(_:)`), not waited for inside `subscribe`.
-    @usableFromInline
-    package final func attachSinkNeverWaiting(_ sink: Sink<Value, Failure>) -> Disposable? {
-        DeliveryContext.subscribingFromOutside { attachSink(sink) }
+        return sink.subscription(returned: attachSink(sink))
     }
 
     /// Subscribes with a closure for values.

@@ -51,6 +51,6 @@ extension Signal where Value: Sendable {
         let sink = SubscriptionTracking.mayRecord
             ? ClosureSink(next: onNext, error: onError, completed: onCompleted, subscribedTo: self, file: file, line: line)
             : ClosureSink(next: onNext, error: onError, completed: onCompleted)
-        return sink.subscription(returned: deliver(on: ActorScheduler(actor)).attachSinkNeverWaiting(sink))
+        return sink.subscription(returned: deliver(on: ActorScheduler(actor)).attachSink(sink))
     }
 }

@@ -31,7 +31,7 @@ final class AsyncOutcome<Value, Failure: Error, Output>: @unchecked Sendable {
     func run(_ signal: Signal<Value, Failure>, isolation actor: isolated (any Actor)?) async -> Result<Output, Failure> {
         let outcome = await withTaskCancellationHandler(operation: {
             // Cancelled already: the handler has settled it; do not subscribe.
-            if !state.withLock({ $0.isSettled }), let subscription = signal.attachSinkNeverWaiting(OutcomeSink(self)) {
+            if !state.withLock({ $0.isSettled }), let subscription = signal.attachSink(OutcomeSink(self)) {
                 attach(subscription)
             }
             return await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in

@@ -59,7 +59,7 @@ extension Signal where Value: Sendable {
         let sink = SubscriptionTracking.mayRecord
             ? ClosureSink(next: onNext, error: onError, completed: onCompleted, subscribedTo: self, file: file, line: line)
             : ClosureSink(next: onNext, error: onError, completed: onCompleted)
-        return sink.subscription(returned: deliverOnMainThread().attachSinkNeverWaiting(sink))
+        return sink.subscription(returned: deliverOnMainThread().attachSink(sink))
     }
 
     /// Subscribes with a `@MainActor` closure for values, delivered on the main actor in order.

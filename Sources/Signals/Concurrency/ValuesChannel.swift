@@ -68,7 +68,7 @@ final class ValuesChannel<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     func subscribe() {
         let sink = ValuesSink(self) { [self] value in receive(value) }
-        if let subscription = signal.attachSinkNeverWaiting(sink) {
+        if let subscription = signal.attachSink(sink) {
             attach(subscription)
         }
     }

@@ -42,8 +42,8 @@ package struct DeliveryContext {
         var debts: [ObjectIdentifier: any DeliveryDebt] = [:]
         /// Whether the outermost frame is settling `debts` already.
         var isSettling = false
-        /// How many frames that never wait this thread is inside (a subscribe, a deinit that
-        /// ends a signal): a send made in one settles no debt (see ``DeliveryContext/neverWaiting(_:)``).
+        /// How many deinits that end a signal this thread is inside: a send made in one settles
+        /// no debt (see ``DeliveryContext/neverWaiting(_:)``).
         var neverWaiting = 0
         /// How many replays this thread is catching members up with (see `ReplaySink`).
         var catchUps = 0
@@ -145,13 +145,15 @@ package struct DeliveryContext {
     /// (`afterASend`), this thread is now where a plain sender is, outside every delivery, owning
     /// nothing anyone could be waiting for, and it settles each debt, waiting as a plain sender
     /// at the bound would. After a subscribe, a disposal or a deinit, which never wait, the debts
-    /// are forgiven, and so are those of a send made inside one (``neverWaiting(_:)``).
+    /// are forgiven, and so are those of a send made inside one: inside a subscription
+    /// (`StackCheck.isSubscribing`, marked by a chain's outermost `Signal.attachSink(_:)`) or a
+    /// deinit that ends a signal (``neverWaiting(_:)``).
     func runDeferred(afterASend: Bool) {
         // Inside the loop below, further up this thread's stack: that loop does it all.
         if state.pointee.isRunningDeferred { return }
         runDeferredWork()
         if state.pointee.debts.isEmpty { return }
-        if afterASend, state.pointee.neverWaiting == 0 {
+        if afterASend, state.pointee.neverWaiting == 0, !StackCheck.isSubscribing {
             settleDebts()
         } else if !state.pointee.isSettling {
             state.pointee.debts = [:]
@@ -180,40 +182,15 @@ package struct DeliveryContext {
             || !state.pointee.debts.isEmpty
     }
 
-    /// Runs `body`, in which this thread's sends settle no debt, as for a subscribe and a deinit,
-    /// which never wait: a synchronous signal subscribed sends its values as outermost sends, and
-    /// a `Lifetime`'s token sends its end from its deinit, and whatever their callbacks owe is
-    /// forgiven. (Outside the library, a send waits at a subject's bound as it always does.)
+    /// Runs `body`, a deinit that ends a signal, in which this thread's sends settle no debt, as a
+    /// deinit never waits: a `Lifetime`'s token sends its end from its deinit, and whatever the
+    /// callbacks owe is forgiven (as for a subscription's sends, see ``runDeferred(afterASend:)``).
+    /// (Outside the library, a send waits at a subject's bound as it always does.)
     @inline(__always)
     package static func neverWaiting<Result>(_ body: () -> Result) -> Result {
         let context = current
         context.state.pointee.neverWaiting += 1
         defer { context.state.pointee.neverWaiting -= 1 }
-        return body()
-    }
-
-    /// Runs `body`, a subscription from outside the library: in it, sends settle no debt (as in
-    /// ``neverWaiting(_:)``), and the outermost one counts the chain's share of the stack from
-    /// here (`StackCheck.beginChain(_:)`), so that a chain subscribed deep in the app's own
-    /// recursion is judged by the stack it uses itself.
-    @inline(__always)
-    package static func subscribingFromOutside<Result>(_ body: () -> Result) -> Result {
-        let context = current
-        let state = context.state
-        if state.pointee.neverWaiting > 0 {
-            state.pointee.neverWaiting += 1
-            defer { state.pointee.neverWaiting -= 1 }
-            return body()
-        }
-        // Looked up each time, not kept here: the thread's stack limits are freed by a
-        // thread-local destructor of their own, which may run before this state's, while code
-        // run by another destructor may still subscribe.
-        let chain = StackCheck.beginChain(StackCheck.currentLimits)
-        state.pointee.neverWaiting = 1
-        defer {
-            state.pointee.neverWaiting = 0
-            StackCheck.endChain(chain)
-        }
         return body()
     }
 

@@ -65,10 +65,14 @@ private final class ConcatSignal<Value, Failure: Error>: Signal<Value, Failure>,
     package override func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
         // The signals run one after another, each on its own thread perhaps: their events meet
         // at one subscriber, which serializes them and is what disposal closes.
-        let output = Subscriber(sink)
-        sink.attach(output.disposable)
-        ConcatRunner(signals: flattenedOnce(), output: output).advance()
-        return output.disposable
+        // Its events go through the subscriber's delivery lock inside this subscription (the
+        // signals subscribed one after another, the completion after the last): one level.
+        subscribingLevel(sink) {
+            let output = Subscriber(sink)
+            sink.attach(output.disposable)
+            ConcatRunner(signals: flattenedOnce(), output: output).advance()
+            return output.disposable
+        }
     }
 
     /// ``flattened()``, worked out by the first subscription and shared by the later ones, so

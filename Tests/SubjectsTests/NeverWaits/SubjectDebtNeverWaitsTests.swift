@@ -62,28 +62,46 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
     func testSubscribeToASynchronousSignalForwardingIntoABusySubject_neverWaits() {
         let watchdog = Watchdog("a subscribe to a synchronous signal forwarding into a busy subject")
         defer { watchdog.cancel() }
+        let cold = Signal<Int, Never> { subscriber in
+            for value in 0..<100 { subscriber.sendNext(value) }
+            subscriber.sendCompleted()
+            return nil
+        }
+        let empty = Signal<Int, Never> { subscriber in
+            subscriber.sendCompleted()
+            return nil
+        }
+        // The chain's outermost subscription is a created signal's, an operator's, or a concat's,
+        // which subscribes its signals one after another and sends its completion itself.
+        let shapes: [(name: String, signal: Signal<Int, Never>, forwardsOnCompletion: Bool)] = [
+            ("a created signal", cold, false),
+            ("a map chain", cold.map { $0 }.filter { _ in true }, false),
+            ("a concat", cold.concat(Signal<Int, Never>.empty), false),
+            ("a concat forwarding from its completion", empty.concat(empty), true),
+        ]
         for context in [MatrixContext.mainThread, .queueScheduler, .testScheduler] {
-            let target = Blocked()
-            XCTAssertTrue(eventually { target.blocked.isSet }, "\(context)")
-            let cold = Signal<Int, Never> { subscriber in
-                for value in 0..<100 { subscriber.sendNext(value) }
-                subscriber.sendCompleted()
-                return nil
+            for shape in shapes {
+                let target = Blocked()
+                XCTAssertTrue(eventually { target.blocked.isSet }, "\(context), \(shape.name)")
+                let subject = target.subject
+                let returned = Flag()
+                let (timedOut, releaser) = releaseAfterTimeout(target, returned)
+                let subscription = DisposableBox()
+                let forwardsOnCompletion = shape.forwardsOnCompletion
+                let pending = context.start {
+                    subscription.disposable = shape.signal.subscribe(
+                        next: { subject.sendNext($0) },
+                        completed: { if forwardsOnCompletion { for value in 0..<100 { subject.sendNext(value) } } }
+                    )
+                    returned.set()
+                }
+                XCTAssertTrue(pending.wait(), "\(context), \(shape.name): subscribe never returned")
+                XCTAssertFalse(timedOut.isSet, "\(context), \(shape.name): subscribe waited for the subject's deliverer (a debt settled inside subscribe)")
+                XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(shape.name)")
+                spinMainRunLoop(untilAllSet: releaser)
+                subscription.disposable?.dispose()
+                target.finish()
             }
-            let subject = target.subject
-            let returned = Flag()
-            let (timedOut, releaser) = releaseAfterTimeout(target, returned)
-            let subscription = DisposableBox()
-            let pending = context.start {
-                subscription.disposable = cold.subscribe(next: { subject.sendNext($0) })
-                returned.set()
-            }
-            XCTAssertTrue(pending.wait(), "\(context): subscribe never returned")
-            XCTAssertFalse(timedOut.isSet, "\(context): subscribe waited for the subject's deliverer (a debt settled inside subscribe)")
-            XCTAssertTrue(eventually { target.count == 101 }, "\(context)")
-            spinMainRunLoop(untilAllSet: releaser)
-            subscription.disposable?.dispose()
-            target.finish()
         }
     }
 
