@@ -21,7 +21,7 @@ import Darwin
 /// Stacks grow down on every supported platform.
 package enum StackCheck {
     /// What stays free below the floor of ``isLow(reserve:)``'s default and of
-    /// ``beginSubscriptionLevel()``: the frames that run until the next check, the user's closures at the
+    /// ``isInnerSubscriptionLevelWithinShare()``: the frames that run until the next check, the user's closures at the
     /// end of a chain, and the message's own formatting.
     package static let reserve = 64 * 1024
 
@@ -71,59 +71,77 @@ package enum StackCheck {
         return position < limits.pointee.base &+ UInt(reserve) && position >= limits.pointee.base
     }
 
-    /// One level of a signal chain's subscription, begun with ``beginSubscriptionLevel()``.
-    package struct SubscriptionLevel {
+    /// Whether one level of a signal chain's subscription (an operator subscribing its source) is
+    /// an inner one within the chain's share of this thread's stack (``chainShareInSixteenths``
+    /// of what lay above ``reserve`` where the outermost level began): then it has nothing more
+    /// to do. When not, it is the outermost level, or one past the share, and goes on with
+    /// ``beginOutermostSubscription(sendsMayWait:)``, which tells which.
+    ///
+    /// One thread-local lookup a level, and a `Bool`, so that the frame each level of a chain
+    /// adds to the stack stays small (a debug build's grew by 48 bytes a level when this returned
+    /// more).
+    package static func isInnerSubscriptionLevelWithinShare() -> Bool {
+        let limits = Limits.current
+        guard limits.pointee.isSubscribing else { return false }
+        guard limits.pointee.known else { return true }
+        let position = position(limits)
+        return position >= limits.pointee.chainFloor || position < limits.pointee.base
+    }
+
+    /// The outermost level of a signal chain's subscription, or one past the chain's share of the
+    /// stack: see ``beginOutermostSubscription(sendsMayWait:)``.
+    package struct OutermostSubscription {
+        /// The thread's limits, for the outermost level; `nil` for one past the share.
         fileprivate let limits: UnsafeMutablePointer<Limits>?
+
         /// Whether the chain has used more than its share of the stack here: the subscription
         /// must stop with a message, as what follows it through the chain may not fit.
-        package let isTooDeep: Bool
-
-        /// Whether this is the outermost level, which must end with ``endOutermostSubscription(_:)``.
-        @inline(__always)
-        package var isOutermost: Bool { limits != nil }
+        package var isTooDeep: Bool { limits == nil }
     }
 
-    /// Begins one level of a signal chain's subscription (an operator subscribing its source) and
-    /// tells whether the chain has used more than its share of this thread's stack
-    /// (``chainShareInSixteenths`` of what lay above ``reserve`` where the outermost level began).
-    ///
-    /// The outermost level (no subscription under way on this thread: a `subscribe` from the app,
-    /// or an inner signal subscribed during a delivery) counts the chain's share from its own
+    /// For a level that ``isInnerSubscriptionLevelWithinShare()`` did not pass: a level past the
+    /// chain's share (``OutermostSubscription/isTooDeep``), or the outermost level (no
+    /// subscription under way on this thread: a `subscribe` from the app, or an inner signal
+    /// subscribed during a delivery). The outermost level counts the chain's share from its own
     /// position, not from the top of the stack, so a short chain subscribed deep in the app's own
-    /// recursion is judged by the stack it uses itself; it also marks the thread as subscribing
-    /// (``isSubscribing``) until ``endOutermostSubscription(_:)``. An inner level changes nothing.
-    /// One thread-local lookup a level, which the check needs anyway.
-    package static func beginSubscriptionLevel() -> SubscriptionLevel {
+    /// recursion is judged by the stack it uses itself, and marks the thread as subscribing
+    /// (``isSubscribing``) until ``endOutermostSubscription(_:)``.
+    ///
+    /// - Parameter sendsMayWait: What ``isSubscribingWhereSendsNeverWait`` tells meanwhile: for the
+    ///   Signals module, whether a send made inside this subscription may wait at a subject's
+    ///   bound (a subscription the library makes from a scheduled block of its own) or not (one
+    ///   the app makes, which never waits).
+    package static func beginOutermostSubscription(sendsMayWait: Bool = false) -> OutermostSubscription {
         let limits = Limits.current
+        if limits.pointee.isSubscribing { return OutermostSubscription(limits: nil) }
         let position = position(limits)
-        if limits.pointee.isSubscribing {
-            guard limits.pointee.known else { return SubscriptionLevel(limits: nil, isTooDeep: false) }
-            let isTooDeep = position < limits.pointee.chainFloor && position >= limits.pointee.base
-            return SubscriptionLevel(limits: nil, isTooDeep: isTooDeep)
+        if limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top {
+            // Less than the reserve left where the chain starts: it stops before it begins.
+            guard position > limits.pointee.base &+ UInt(reserve) else { return OutermostSubscription(limits: nil) }
+            let above = position - limits.pointee.base - UInt(reserve)
+            limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
         }
         limits.pointee.isSubscribing = true
-        guard limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top else {
-            return SubscriptionLevel(limits: limits, isTooDeep: false)
-        }
-        guard position > limits.pointee.base &+ UInt(reserve) else {
-            limits.pointee.chainFloor = position &+ 1
-            return SubscriptionLevel(limits: limits, isTooDeep: true)
-        }
-        let above = position - limits.pointee.base - UInt(reserve)
-        limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
-        return SubscriptionLevel(limits: limits, isTooDeep: false)
+        limits.pointee.subscriptionSendsMayWait = sendsMayWait
+        return OutermostSubscription(limits: limits)
     }
 
-    /// Ends the outermost level of a subscription begun with ``beginSubscriptionLevel()``.
-    @inline(__always)
-    package static func endOutermostSubscription(_ level: SubscriptionLevel) {
+    /// Ends the outermost level of a subscription begun with ``beginOutermostSubscription(sendsMayWait:)``.
+    package static func endOutermostSubscription(_ level: OutermostSubscription) {
         level.limits?.pointee.isSubscribing = false
     }
 
     /// Whether a signal chain's subscription is under way on this thread, further up its stack
-    /// (see ``beginSubscriptionLevel()``).
+    /// (see ``beginOutermostSubscription(sendsMayWait:)``).
     package static var isSubscribing: Bool {
         Limits.current.pointee.isSubscribing
+    }
+
+    /// Whether a signal chain's subscription is under way on this thread, begun with
+    /// `sendsMayWait: false` (see ``beginOutermostSubscription(sendsMayWait:)``).
+    package static var isSubscribingWhereSendsNeverWait: Bool {
+        let limits = Limits.current
+        return limits.pointee.isSubscribing && !limits.pointee.subscriptionSendsMayWait
     }
 
     /// How many bytes of this thread's stack are in use above the caller, and the stack's size,
@@ -177,11 +195,14 @@ package enum StackCheck {
         var base: UInt = 0
         /// The stack's highest address.
         var top: UInt = 0
-        /// The lowest address a chain's subscription may reach (``beginSubscriptionLevel()``), set
+        /// The lowest address a chain's subscription may reach (``isInnerSubscriptionLevelWithinShare()``), set
         /// by its outermost level.
         var chainFloor: UInt = 0
         /// Whether a chain's subscription is under way on this thread (``isSubscribing``).
         var isSubscribing = false
+        /// What the outermost level of the subscription under way was begun with
+        /// (``beginOutermostSubscription(sendsMayWait:)``).
+        var subscriptionSendsMayWait = false
 
         @inline(__always)
         fileprivate static var current: UnsafeMutablePointer<Limits> {

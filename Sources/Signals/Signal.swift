@@ -91,8 +91,8 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// Each operator subscribes its source from inside its own subscription, so a chain `n`
     /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
     /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
-    /// its share of the thread's stack (`StackCheck.beginSubscriptionLevel()`: half of what was
-    /// left where the chain's outermost subscription started), a subscription stops the program
+    /// its share of the thread's stack (`StackCheck.isInnerSubscriptionLevelWithinShare()`:
+    /// half of what was left where the chain's outermost subscription started), a subscription stops the program
     /// with a message naming the operator, instead of the bare crash an overflow would be. One
     /// check per operator per subscription; none per value.
     ///
@@ -106,19 +106,28 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         guard let producer else {
             preconditionFailure("\(type(of: self)) must override Signal.attachSink(_:) or pass a producer")
         }
-        let level = StackCheck.beginSubscriptionLevel()
-        if _slowPath(level.isTooDeep) { chainTooDeep(sink) }
-        if !level.isOutermost { return producer(sink) }
+        if _fastPath(StackCheck.isInnerSubscriptionLevelWithinShare()) { return producer(sink) }
+        return attachOutermost(sink)
+    }
+
+    /// The outermost level of ``attachSink(_:)``, or one past the chain's share of the stack: out
+    /// of line, so that the frame each inner level adds to the stack stays small.
+    @inline(never)
+    private func attachOutermost(_ sink: Sink<Value, Failure>) -> Disposable? {
+        let level = StackCheck.beginOutermostSubscription()
+        if level.isTooDeep { chainTooDeep(sink) }
         defer { StackCheck.endOutermostSubscription(level) }
-        return producer(sink)
+        // Not passed in: a closure argument made each inner level's frame 16 bytes larger.
+        return producer!(sink)
     }
 
     /// Runs `body`, an override's subscription of `sink`, as one level of a chain's subscription:
     /// checked for the stack it has left and, when outermost, marking this thread as subscribing,
     /// as ``attachSink(_:)`` does.
     package final func subscribingLevel(_ sink: Sink<Value, Failure>, _ body: () -> Disposable?) -> Disposable? {
-        let level = StackCheck.beginSubscriptionLevel()
-        if _slowPath(level.isTooDeep) { chainTooDeep(sink) }
+        if StackCheck.isInnerSubscriptionLevelWithinShare() { return body() }
+        let level = StackCheck.beginOutermostSubscription()
+        if level.isTooDeep { chainTooDeep(sink) }
         defer { StackCheck.endOutermostSubscription(level) }
         return body()
     }

@@ -146,14 +146,16 @@ package struct DeliveryContext {
     /// nothing anyone could be waiting for, and it settles each debt, waiting as a plain sender
     /// at the bound would. After a subscribe, a disposal or a deinit, which never wait, the debts
     /// are forgiven, and so are those of a send made inside one: inside a subscription
-    /// (`StackCheck.isSubscribing`, marked by a chain's outermost `Signal.attachSink(_:)`) or a
-    /// deinit that ends a signal (``neverWaiting(_:)``).
+    /// (`StackCheck.isSubscribingWhereSendsNeverWait`, marked by a chain's outermost
+    /// `Signal.attachSink(_:)`, but not by the library's own subscriptions from scheduled blocks,
+    /// `Signal.subscribingFromAScheduledBlock(_:)`) or a deinit that ends a signal
+    /// (``neverWaiting(_:)``).
     func runDeferred(afterASend: Bool) {
         // Inside the loop below, further up this thread's stack: that loop does it all.
         if state.pointee.isRunningDeferred { return }
         runDeferredWork()
         if state.pointee.debts.isEmpty { return }
-        if afterASend, state.pointee.neverWaiting == 0, !StackCheck.isSubscribing {
+        if afterASend, state.pointee.neverWaiting == 0, !StackCheck.isSubscribingWhereSendsNeverWait {
             settleDebts()
         } else if !state.pointee.isSettling {
             state.pointee.debts = [:]
@@ -180,6 +182,21 @@ package struct DeliveryContext {
     private func updateHasDeferred() {
         state.pointee.hasDeferred = !state.pointee.deferred.isEmpty || !state.pointee.retired.isEmpty
             || !state.pointee.debts.isEmpty
+    }
+
+    /// Runs `body`, a subscription the library makes from a scheduled block of its own
+    /// (`subscribe(on:)`'s, a retry's after its delay, `Signal.defer`'s on a background scheduler):
+    /// there the thread is where any sender on a scheduler is, so the sends made inside the
+    /// subscription settle what they owe a subject's bound, as a plain sender waits at it, rather
+    /// than being forgiven as those inside a subscription the app makes are (see
+    /// ``runDeferred(afterASend:)``). Inside another subscription, it changes nothing.
+    package static func subscribingWhereSendsMayWait<Result>(_ body: () -> Result) -> Result {
+        guard !StackCheck.isSubscribing else { return body() }
+        let level = StackCheck.beginOutermostSubscription(sendsMayWait: true)
+        // Too deep already: the first level subscribed in `body` stops with the message.
+        if level.isTooDeep { return body() }
+        defer { StackCheck.endOutermostSubscription(level) }
+        return body()
     }
 
     /// Runs `body`, a deinit that ends a signal, in which this thread's sends settle no debt, as a

@@ -143,7 +143,7 @@ private final class ResubscribeRunner<Value, Failure: Error>: SequentialRunner<V
             // scheduler that runs it at once (immediate), `advance()` finds the loop running
             // (this error came from inside its subscription) and leaves it one more turn.
             output.disposable.schedule(on: scheduler, afterDelay: delay.delay(beforeRetry: retries)) { [self] in
-                advance()
+                DeliveryContext.subscribingWhereSendsMayWait { advance() }
             }
         }
     }

@@ -18,7 +18,9 @@ extension Signal where Value: Sendable {
     /// RAC 2.5: `-subscribeOn:`.
     public func subscribe(on scheduler: Scheduler) -> Signal {
         Signal.serialized { output in
-            output.disposable.add(scheduler.schedule { self.forward(to: output) })
+            output.disposable.add(scheduler.schedule {
+                DeliveryContext.subscribingWhereSendsMayWait { self.forward(to: output) }
+            })
         }.named(derivedName("-subscribeOn: \(scheduler)"))
     }
 }

@@ -53,7 +53,7 @@ extension Signal {
             return Subscriber.subscribe(sink) { subscriber in
                 // Joins the subscriber's disposable before the first event, so a callback that
                 // disposes it ends a made signal that is still sending synchronously.
-                makeSignal().attachSink(ForwardingSubscriberSink(subscriber))
+                DeliveryContext.subscribingWhereSendsMayWait { makeSignal().attachSink(ForwardingSubscriberSink(subscriber)) }
             }
         })
     }

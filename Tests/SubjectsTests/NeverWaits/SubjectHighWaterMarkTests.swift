@@ -1,5 +1,6 @@
 import Disposables
 import Foundation
+import Schedulers
 import Signals
 @testable import Subjects
 import TestSupport
@@ -95,5 +96,89 @@ final class SubjectHighWaterMarkTests: LeakCheckedTestCase {
         }
         forwardings.forEach { $0.dispose() }
         subscription.dispose()
+    }
+
+    /// The same flood, sent by synchronous signals that the library subscribes from scheduled
+    /// blocks of its own: `subscribe(on:)`'s, a retry's after its delay, `Signal.defer`'s on a
+    /// background scheduler. There the thread is where any sender on a scheduler is, so what the
+    /// forwarding callbacks queue beyond the bound is waited for, as a plain sender waits, not
+    /// forgiven as inside a subscription the app makes: the high-water mark stays within the bound
+    /// plus two per sender.
+    func testFloodForwardedBySignalsSubscribedFromScheduledBlocks_queueStaysWithinTheBound() {
+        let watchdog = Watchdog("synchronous signals subscribed from scheduled blocks forwarding a flood into one subject")
+        defer { watchdog.cancel() }
+        let senders = 2
+        let perSender = 20_000
+        @Sendable func flood(_ sender: Int) -> Signal<Int, TestError> {
+            Signal { subscriber in
+                for index in 0..<perSender { subscriber.sendNext(index * senders + sender) }
+                subscriber.sendCompleted()
+                return nil
+            }
+        }
+        func failingOnce(_ sender: Int) -> Signal<Int, TestError> {
+            let attempts = Lock(0)
+            return Signal { subscriber in
+                let attempt = attempts.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                if attempt == 0 { subscriber.sendError(.first) } else {
+                    for index in 0..<perSender { subscriber.sendNext(index * senders + sender) }
+                    subscriber.sendCompleted()
+                }
+                return nil
+            }
+        }
+        let shapes: [(name: String, subscribe: (_ forward: @escaping @Sendable (Int) -> Void) -> [Flag])] = [
+            ("subscribe(on:)", { forward in
+                (0..<senders).map { sender in
+                    let done = Flag()
+                    _ = flood(sender).subscribe(on: QueueScheduler(name: "sender \(sender)"))
+                        .subscribe(next: forward, completed: { done.set() })
+                    return done
+                }
+            }),
+            ("retry after a delay", { forward in
+                (0..<senders).map { sender in
+                    let done = Flag()
+                    _ = failingOnce(sender).retry(1, delay: .constant(0.001), on: QueueScheduler(name: "sender \(sender)"))
+                        .subscribe(next: forward, completed: { done.set() })
+                    return done
+                }
+            }),
+            // The background scheduler may run one block at a time: the other sender is a plain
+            // thread, so that one of the two queues while the other delivers.
+            ("Signal.defer on a background scheduler", { forward in
+                let done = Flag()
+                _ = startThread("subscribes sender 0 where no scheduler is current") {
+                    _ = Signal.defer { flood(0) }.subscribe(next: forward, completed: { done.set() })
+                }
+                let plain = startThread("sender 1, plain") {
+                    for index in 0..<perSender { forward(index * senders + 1) }
+                }
+                return [done, plain]
+            }),
+        ]
+        for shape in shapes {
+            let subject = Subject<Int, Never>()
+            let received = Lock([[Int]](repeating: [], count: senders))
+            let subscription = subject.subscribe(next: { value in
+                received.withLock { $0[value % senders].append(value / senders) }
+                // A slow subscriber: the senders outpace it.
+                for _ in 0..<20 { sched_yield() }
+            })
+            let finished = shape.subscribe { subject.sendNext($0) }
+            XCTAssertTrue(pollWithoutRunningTheMainQueue(timeout: 60) { finished.allSatisfy(\.isSet) }, "\(shape.name): the senders did not finish")
+            XCTAssertTrue(pollWithoutRunningTheMainQueue(timeout: 60) {
+                received.withLock { $0.reduce(0) { $0 + $1.count } } == senders * perSender
+            }, "\(shape.name): not every value arrived")
+            let (mark, limit) = highWater(of: subject.input, senders: 2 * senders)
+            XCTAssertLessThanOrEqual(mark, limit, "\(shape.name): the subject's high-water mark")
+            for (sender, values) in received.withLock({ $0 }).enumerated() {
+                XCTAssertEqual(values, Array(0..<perSender), "\(shape.name): sender \(sender)'s values, once each, in order")
+            }
+            subscription.dispose()
+        }
     }
 }
