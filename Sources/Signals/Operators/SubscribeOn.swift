@@ -9,7 +9,9 @@ extension Signal where Value: Sendable {
     /// before the subscription has run cancels it; disposing from inside a callback stops the
     /// source, also one still sending synchronously inside the scheduled block (a `repeat()` of a
     /// synchronous signal), because the source's subscription is tied to this one before its first
-    /// event.
+    /// event. The scheduled block is a sender on `scheduler` like any other: a synchronous source's
+    /// values that a callback forwards into a busy `Subject` wait there at the subject's bound,
+    /// where a `subscribe` made by the app never waits.
     ///
     /// ```swift
     /// expensiveSetup.subscribe(on: .background()).subscribe(next: { … })
