@@ -21,8 +21,8 @@ import Darwin
 /// Stacks grow down on every supported platform.
 package enum StackCheck {
     /// What stays free below the floor of ``isLow(reserve:)``'s default and of
-    /// ``isInnerSubscriptionLevelWithinShare()``: the frames that run until the next check, the user's closures at the
-    /// end of a chain, and the message's own formatting.
+    /// ``isInnerSubscriptionLevelWithinShare()``: the frames that run until the next
+    /// check, the user's closures at the end of a chain, and the message's own formatting.
     package static let reserve = 64 * 1024
 
     /// The share of a stack, above ``reserve``, that subscribing a signal chain may use, in
@@ -50,7 +50,9 @@ package enum StackCheck {
     /// subscription or after it, on the same thread. Releasing the sinks (which happens once the
     /// subscription has returned, from where it was made, or from inside a delivery) takes up to
     /// 1.14 times as much as subscribing, and 1.86 times with a delivery under it: still less than
-    /// the two halves. AddressSanitizer's frames are larger still, and partly on its fake stack,
+    /// the two halves. That holds for values of up to 40 bytes: delivering copies the value into
+    /// each level's frame, so for larger ones a level's share is scaled down to their size
+    /// (``SubscriptionLevel``). AddressSanitizer's frames are larger still, and partly on its fake stack,
     /// which the check maps back to the real one; a test subscribes, delivers through and lets go
     /// of a chain just short of the limit in every build, sanitizers included.
     ///
@@ -71,15 +73,29 @@ package enum StackCheck {
         return position < limits.pointee.base &+ UInt(reserve) && position >= limits.pointee.base
     }
 
-    /// Whether one level of a signal chain's subscription (an operator subscribing its source) is
-    /// an inner one within the chain's share of this thread's stack (``chainShareInSixteenths``
-    /// of what lay above ``reserve`` where the outermost level began): then it has nothing more
-    /// to do. When not, it is the outermost level, or one past the share, and goes on with
-    /// ``beginOutermostSubscription(sendsMayWait:)``, which tells which.
+    /// A release build's frames, in bytes per level of a chain, for scaling a chain's share to the
+    /// size of its values: a value passed down a chain is copied into each level's frame, so
+    /// delivering takes about `deliveryFrame + MemoryLayout<Value>.size` a level (72 + 8 for an
+    /// `Int`, 72 + 504 for a 504-byte struct; a debug build's frames take about 140 + the size),
+    /// against `subscriptionFrame` for subscribing.
+    static let subscriptionFrame: UInt = 112
+    static let deliveryFrame: UInt = 72
+
+    /// The largest values, in bytes, that a chain's share of the stack needs no scaling for:
+    /// `subscriptionFrame - deliveryFrame`.
+    package static let smallValueSize = Int(subscriptionFrame - deliveryFrame)
+
+    /// Whether one level of a signal chain's subscription (an operator subscribing its source),
+    /// whose values take at most ``smallValueSize`` bytes, is an inner one within the chain's
+    /// share of this thread's stack (``chainShareInSixteenths`` of what lay above ``reserve``
+    /// where the outermost level began): then it has nothing more to do. When not, it is the
+    /// outermost level, or one past the share, and goes on with
+    /// ``beginSubscriptionLevel(valueSize:sendsMayWait:)``, which tells which; so does a level
+    /// with larger values.
     ///
     /// One thread-local lookup a level, and a `Bool`, so that the frame each level of a chain
     /// adds to the stack stays small (a debug build's grew by 48 bytes a level when this returned
-    /// more).
+    /// more, and a release build's by 16 when it took the values' size).
     package static func isInnerSubscriptionLevelWithinShare() -> Bool {
         let limits = Limits.current
         guard limits.pointee.isSubscribing else { return false }
@@ -88,57 +104,84 @@ package enum StackCheck {
         return position >= limits.pointee.chainFloor || position < limits.pointee.base
     }
 
-    /// The outermost level of a signal chain's subscription, or one past the chain's share of the
-    /// stack: see ``beginOutermostSubscription(sendsMayWait:)``.
-    package struct OutermostSubscription {
-        /// The thread's limits, for the outermost level; `nil` for one past the share.
-        fileprivate let limits: UnsafeMutablePointer<Limits>?
+    /// The floor of a level whose values take `valueSize` bytes, larger than a level's
+    /// subscription frame can carry at the plain share.
+    @inline(never)
+    static func scaledFloor(_ limits: UnsafeMutablePointer<Limits>, valueSize: Int) -> UInt {
+        let share = limits.pointee.chainStart - limits.pointee.chainFloor
+        return limits.pointee.chainStart - share / (deliveryFrame + UInt(valueSize)) * subscriptionFrame
+    }
+
+    /// One level of a signal chain's subscription: see ``beginSubscriptionLevel(valueSize:sendsMayWait:)``.
+    ///
+    /// For values larger than ``smallValueSize``, which take more stack to deliver than to
+    /// subscribe, the level's share is scaled down by `subscriptionFrame / (deliveryFrame +
+    /// valueSize)`, so that delivering through the chain still fits in the rest.
+    package struct SubscriptionLevel {
+        /// 0 for an inner level within the chain's share, 1 for a level past it, else the
+        /// outermost level's thread limits (a pointer, never 0 or 1).
+        fileprivate let bits: UInt
 
         /// Whether the chain has used more than its share of the stack here: the subscription
         /// must stop with a message, as what follows it through the chain may not fit.
-        package var isTooDeep: Bool { limits == nil }
+        package var isTooDeep: Bool { bits == 1 }
     }
 
-    /// For a level that ``isInnerSubscriptionLevelWithinShare()`` did not pass: a level past the
-    /// chain's share (``OutermostSubscription/isTooDeep``), or the outermost level (no
-    /// subscription under way on this thread: a `subscribe` from the app, or an inner signal
-    /// subscribed during a delivery). The outermost level counts the chain's share from its own
-    /// position, not from the top of the stack, so a short chain subscribed deep in the app's own
-    /// recursion is judged by the stack it uses itself, and marks the thread as subscribing
-    /// (``isSubscribing``) until ``endOutermostSubscription(_:)``.
+    /// Begins one level of a signal chain's subscription: an inner level within the chain's share
+    /// (see ``isInnerSubscriptionLevelWithinShare()``), one past it
+    /// (``SubscriptionLevel/isTooDeep``), or the outermost level (no subscription under way on
+    /// this thread: a `subscribe` from the app, or an inner signal subscribed during a delivery).
+    /// The outermost level counts the chain's share from its own position, not from the top of
+    /// the stack, so a short chain subscribed deep in the app's own recursion is judged by the
+    /// stack it uses itself, and marks the thread as subscribing (``isSubscribing``). End every
+    /// level with ``endSubscriptionLevel(_:)``.
     ///
-    /// - Parameter sendsMayWait: What ``isSubscribingWhereSendsNeverWait`` tells meanwhile: for the
-    ///   Signals module, whether a send made inside this subscription may wait at a subject's
-    ///   bound (a subscription the library makes from a scheduled block of its own) or not (one
-    ///   the app makes, which never waits).
-    package static func beginOutermostSubscription(sendsMayWait: Bool = false) -> OutermostSubscription {
+    /// - Parameter sendsMayWait: What ``isSubscribingWhereSendsNeverWait`` tells meanwhile, when
+    ///   this is the outermost level: for the Signals module, whether a send made inside this
+    ///   subscription may wait at a subject's bound (a subscription the library makes from a
+    ///   scheduled block of its own) or not (one the app makes, which never waits).
+    package static func beginSubscriptionLevel(valueSize: Int, sendsMayWait: Bool = false) -> SubscriptionLevel {
         let limits = Limits.current
-        if limits.pointee.isSubscribing { return OutermostSubscription(limits: nil) }
+        if limits.pointee.isSubscribing {
+            guard limits.pointee.known else { return SubscriptionLevel(bits: 0) }
+            let position = position(limits)
+            if position < limits.pointee.base { return SubscriptionLevel(bits: 0) }
+            let floor = valueSize > smallValueSize
+                ? scaledFloor(limits, valueSize: valueSize) : limits.pointee.chainFloor
+            return SubscriptionLevel(bits: position >= floor ? 0 : 1)
+        }
         let position = position(limits)
         if limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top {
             // Less than the reserve left where the chain starts: it stops before it begins.
-            guard position > limits.pointee.base &+ UInt(reserve) else { return OutermostSubscription(limits: nil) }
+            guard position > limits.pointee.base &+ UInt(reserve) else { return SubscriptionLevel(bits: 1) }
             let above = position - limits.pointee.base - UInt(reserve)
+            limits.pointee.chainStart = position
             limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
+        } else {
+            // Nothing is judged: no floor (a stale one would judge this chain by another's).
+            limits.pointee.chainStart = 0
+            limits.pointee.chainFloor = 0
         }
         limits.pointee.isSubscribing = true
         limits.pointee.subscriptionSendsMayWait = sendsMayWait
-        return OutermostSubscription(limits: limits)
+        return SubscriptionLevel(bits: UInt(bitPattern: limits))
     }
 
-    /// Ends the outermost level of a subscription begun with ``beginOutermostSubscription(sendsMayWait:)``.
-    package static func endOutermostSubscription(_ level: OutermostSubscription) {
-        level.limits?.pointee.isSubscribing = false
+    /// Ends a level begun with ``beginSubscriptionLevel(valueSize:sendsMayWait:)``: the
+    /// outermost one clears the thread's mark.
+    @inline(__always)
+    package static func endSubscriptionLevel(_ level: SubscriptionLevel) {
+        UnsafeMutablePointer<Limits>(bitPattern: level.bits > 1 ? level.bits : 0)?.pointee.isSubscribing = false
     }
 
     /// Whether a signal chain's subscription is under way on this thread, further up its stack
-    /// (see ``beginOutermostSubscription(sendsMayWait:)``).
+    /// (see ``beginSubscriptionLevel(valueSize:sendsMayWait:)``).
     package static var isSubscribing: Bool {
         Limits.current.pointee.isSubscribing
     }
 
     /// Whether a signal chain's subscription is under way on this thread, begun with
-    /// `sendsMayWait: false` (see ``beginOutermostSubscription(sendsMayWait:)``).
+    /// `sendsMayWait: false` (see ``beginSubscriptionLevel(valueSize:sendsMayWait:)``).
     package static var isSubscribingWhereSendsNeverWait: Bool {
         let limits = Limits.current
         return limits.pointee.isSubscribing && !limits.pointee.subscriptionSendsMayWait
@@ -156,11 +199,14 @@ package enum StackCheck {
 
     /// How much of this thread's stack is used and how much a chain may use, in KiB, for a
     /// message: "X KiB of its Y KiB used, Z KiB allowed".
-    package static func chainUsageDescription() -> String {
+    package static func chainUsageDescription(valueSize: Int) -> String {
         let limits = Limits.current
         guard let (used, size) = usage() else { return "the stack's size is unknown" }
-        let allowed = Int(limits.pointee.top - limits.pointee.chainFloor)
-        return "\(used / 1024) KiB of its \(size / 1024) KiB stack used; a subscription may use \(allowed / 1024) KiB"
+        let isLarge = valueSize > smallValueSize
+        let floor = isLarge ? scaledFloor(limits, valueSize: valueSize) : limits.pointee.chainFloor
+        let allowed = Int(limits.pointee.top &- floor)
+        let values = isLarge ? " with values of \(valueSize) bytes, which every level copies as it delivers them" : ""
+        return "\(used / 1024) KiB of its \(size / 1024) KiB stack used; a subscription may use \(allowed / 1024) KiB\(values)"
     }
 
     /// Roughly where the stack stands in the caller's frame: the address of a local, or under
@@ -195,13 +241,15 @@ package enum StackCheck {
         var base: UInt = 0
         /// The stack's highest address.
         var top: UInt = 0
-        /// The lowest address a chain's subscription may reach (``isInnerSubscriptionLevelWithinShare()``), set
-        /// by its outermost level.
+        /// Where the outermost level of the chain's subscription under way began.
+        var chainStart: UInt = 0
+        /// The lowest address a chain's subscription may reach, for values of up to 40 bytes
+        /// (``isInnerSubscriptionLevelWithinShare()``), set by its outermost level.
         var chainFloor: UInt = 0
         /// Whether a chain's subscription is under way on this thread (``isSubscribing``).
         var isSubscribing = false
         /// What the outermost level of the subscription under way was begun with
-        /// (``beginOutermostSubscription(sendsMayWait:)``).
+        /// (``beginSubscriptionLevel(valueSize:sendsMayWait:)``).
         var subscriptionSendsMayWait = false
 
         @inline(__always)

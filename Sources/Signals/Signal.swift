@@ -54,7 +54,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     ///
     /// RAC 2.5: `+createSignal:`.
     public init(_ didSubscribe: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposable?) {
-        producer = { receiver in Subscriber.subscribe(receiver, didSubscribe) }
+        producer = Signal.checkingLargeValues { receiver in Subscriber.subscribe(receiver, didSubscribe) }
     }
 
     /// A signal whose subscriptions attach sinks directly, for the library's own operators.
@@ -66,7 +66,24 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// already ended. The disposable it returns reports `isDisposed` once the subscription ends.
     @_disfavoredOverload @usableFromInline
     package init(producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?) {
-        self.producer = producer
+        self.producer = Signal.checkingLargeValues(producer)
+    }
+
+    /// `producer`, or, for values larger than `StackCheck.smallValueSize`, which take more stack
+    /// to deliver than to subscribe, `producer` checked as one more level of the chain's
+    /// subscription, with a share of the stack scaled to their size. In the producer, not in
+    /// ``attachSink(_:)``: a level's frame grew by 16 bytes (32 in a debug build) for every
+    /// signal when its subscription looked at the values' size.
+    private static func checkingLargeValues(
+        _ producer: @escaping @Sendable (Sink<Value, Failure>) -> Disposable?
+    ) -> @Sendable (Sink<Value, Failure>) -> Disposable? {
+        guard MemoryLayout<Value>.size > StackCheck.smallValueSize else { return producer }
+        return { sink in
+            let level = StackCheck.beginSubscriptionLevel(valueSize: MemoryLayout<Value>.size)
+            if level.isTooDeep { chainTooDeep(sink, name: nil) }
+            defer { StackCheck.endSubscriptionLevel(level) }
+            return producer(sink)
+        }
     }
 
     /// Releases the producer through `Trampoline.release(_:)`: an operator's producer holds
@@ -92,7 +109,8 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
     /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
     /// its share of the thread's stack (`StackCheck.isInnerSubscriptionLevelWithinShare()`:
-    /// half of what was left where the chain's outermost subscription started), a subscription stops the program
+    /// half of what was left where the chain's outermost subscription started, less for values
+    /// larger than 40 bytes, which take more stack to deliver), a subscription stops the program
     /// with a message naming the operator, instead of the bare crash an overflow would be. One
     /// check per operator per subscription; none per value.
     ///
@@ -106,7 +124,9 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
         guard let producer else {
             preconditionFailure("\(type(of: self)) must override Signal.attachSink(_:) or pass a producer")
         }
-        if _fastPath(StackCheck.isInnerSubscriptionLevelWithinShare()) { return producer(sink) }
+        if _fastPath(StackCheck.isInnerSubscriptionLevelWithinShare()) {
+            return producer(sink)
+        }
         return attachOutermost(sink)
     }
 
@@ -114,32 +134,29 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// of line, so that the frame each inner level adds to the stack stays small.
     @inline(never)
     private func attachOutermost(_ sink: Sink<Value, Failure>) -> Disposable? {
-        let level = StackCheck.beginOutermostSubscription()
-        if level.isTooDeep { chainTooDeep(sink) }
-        defer { StackCheck.endOutermostSubscription(level) }
         // Not passed in: a closure argument made each inner level's frame 16 bytes larger.
-        return producer!(sink)
+        subscribingLevel(sink) { producer!(sink) }
     }
 
     /// Runs `body`, an override's subscription of `sink`, as one level of a chain's subscription:
     /// checked for the stack it has left and, when outermost, marking this thread as subscribing,
     /// as ``attachSink(_:)`` does.
+    @inline(__always)
     package final func subscribingLevel(_ sink: Sink<Value, Failure>, _ body: () -> Disposable?) -> Disposable? {
-        if StackCheck.isInnerSubscriptionLevelWithinShare() { return body() }
-        let level = StackCheck.beginOutermostSubscription()
-        if level.isTooDeep { chainTooDeep(sink) }
-        defer { StackCheck.endOutermostSubscription(level) }
+        let level = StackCheck.beginSubscriptionLevel(valueSize: MemoryLayout<Value>.size)
+        if level.isTooDeep { Signal.chainTooDeep(sink, name: name) }
+        defer { StackCheck.endSubscriptionLevel(level) }
         return body()
     }
 
     /// Stops the program: subscribing `sink` nests more deeply than this thread's stack allows.
     @inline(never)
-    private func chainTooDeep(_ sink: Sink<Value, Failure>) -> Never {
+    private static func chainTooDeep(_ sink: Sink<Value, Failure>, name: String?) -> Never {
         let named = name.map { " (\($0))" } ?? ""
         badInput(
             "Signal: subscribing a signal chain nests more deeply than this thread's stack allows, "
                 + "at the operator whose sink is \(type(of: sink))\(named) "
-                + "(\(StackCheck.chainUsageDescription()), so that what passes through the chain fits in the rest). "
+                + "(\(StackCheck.chainUsageDescription(valueSize: MemoryLayout<Value>.size)), so that what passes through the chain fits in the rest). "
                 + "Each operator of a chain subscribes its source inside its own subscription: a chain built in a loop "
                 + "(s = s.map { ... } thousands of times) nests once per operator. Build it without the loop "
                 + "(one map composing the functions, scan, merge or concat of an array of signals), "

@@ -55,6 +55,87 @@ final class DeepChainTests: XCTestCase {
         })
     }
 
+    /// Depths from 50 up, 5% apart, to far past what any build's stack holds: a chain of each,
+    /// in turn, either works or stops with the message, so a depth at which what follows the
+    /// subscription (a delivery nesting inner subscriptions, values larger than the check's
+    /// frames assume) overflows the stack before the check stops it ends the child with a bare
+    /// crash, which fails the case.
+    private static let sweep: [Int] = Array(sequence(first: 50) { $0 < 20_000 ? $0 + max(1, $0 / 20) : nil })
+
+    /// A value of 512 bytes, which every level of a chain copies as it delivers it.
+    private struct Large: Sendable {
+        var words = InlineArray<64, Int>(repeating: 0)
+        func bumped() -> Large {
+            var copy = self
+            copy.words[0] += 1
+            return copy
+        }
+    }
+
+    func testDeliveriesThatNestDeeperThanTheirSubscription_stopWithTheMessageAtEveryDepth_neverABareCrash() {
+        // Found by a hostile review, in a release build on a 512 KiB thread: with the check at
+        // subscription alone, each shape crashed with a bare SIGSEGV over a band of depths below
+        // the one that stopped with the message (1,020 to 1,160 `flattenMap`s, 1,540 to 1,570
+        // `flatMapLatest`s, 800 to 1,500 `map`s of a 512-byte value).
+        let message = "subscribing a signal chain nests more deeply than this thread's stack allows"
+        let shapes: [(name: String, run: @Sendable (Int) -> Void)] = [
+            // Each level's inner signal is subscribed while the value is delivered, nesting the
+            // delivery one subscription deeper a level.
+            ("flattenMaps of Signal.return", { depth in
+                var signal = Signal<Int, Never>.return(0)
+                for _ in 0..<depth { signal = signal.flattenMap { Signal.return($0 + 1) } }
+                signal.subscribe(next: { _ in })
+            }),
+            ("flatMapLatests of Signal.return, sent to after subscribing", { depth in
+                let (output, input) = Signal<Int, Never>.pipe()
+                var signal = output
+                for _ in 0..<depth { signal = signal.flatMapLatest { Signal.return($0 + 1) } }
+                let subscription = signal.subscribe(next: { _ in })
+                input.sendNext(0)
+                subscription.dispose()
+            }),
+            // Each level copies the value as it delivers it: 512 bytes a level more than an `Int`.
+            ("maps of a 512-byte value over Signal.return", { depth in
+                var signal = Signal<Large, Never>.return(Large())
+                for _ in 0..<depth { signal = signal.map { $0.bumped() } }
+                signal.subscribe(next: { _ in })
+            }),
+            ("maps of a 512-byte value, sent to after subscribing", { depth in
+                let (output, input) = Signal<Large, Never>.pipe()
+                var signal = output
+                for _ in 0..<depth { signal = signal.map { $0.bumped() } }
+                let subscription = signal.subscribe(next: { _ in })
+                input.sendNext(Large())
+                subscription.dispose()
+            }),
+        ]
+        for shape in shapes {
+            XCTAssertNil(expectStop(shape.name, in: self, messageContains: message, timeout: 300) {
+                for depth in DeepChainTests.sweep {
+                    onASmallStack { shape.run(depth) }
+                }
+            })
+        }
+    }
+
+    func testAShortChainOfLargeValues_subscribesAndDelivers_onASmallStack() {
+        // Its share of the stack is scaled down to the values' size, not to nothing.
+        let depth = 20
+        let received = Lock<[Int]>([])
+        onASmallStack {
+            var signal = Signal<Large, Never>.return(Large())
+            for _ in 0..<depth { signal = signal.map { $0.bumped() } }
+            signal.subscribe(next: { value in received.withLock { $0.append(value.words[0]) } })
+            let (output, input) = Signal<Large, Never>.pipe()
+            var hot = output
+            for _ in 0..<depth { hot = hot.map { $0.bumped() } }
+            let subscription = hot.subscribe(next: { value in received.withLock { $0.append(value.words[0]) } })
+            input.sendNext(Large())
+            subscription.dispose()
+        }
+        XCTAssertEqual(received.withLock { $0 }, [depth, depth])
+    }
+
     func testAModeratelyDeepMapChain_subscribesAndDelivers_onASmallStack() {
         let depth = moderate
         let received = Lock<[Int]>([])

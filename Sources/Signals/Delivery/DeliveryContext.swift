@@ -191,11 +191,10 @@ package struct DeliveryContext {
     /// than being forgiven as those inside a subscription the app makes are (see
     /// ``runDeferred(afterASend:)``). Inside another subscription, it changes nothing.
     package static func subscribingWhereSendsMayWait<Result>(_ body: () -> Result) -> Result {
-        guard !StackCheck.isSubscribing else { return body() }
-        let level = StackCheck.beginOutermostSubscription(sendsMayWait: true)
-        // Too deep already: the first level subscribed in `body` stops with the message.
-        if level.isTooDeep { return body() }
-        defer { StackCheck.endOutermostSubscription(level) }
+        // Not a level of its own (no values pass here): when too deep already, the first level
+        // subscribed in `body` stops with the message.
+        let level = StackCheck.beginSubscriptionLevel(valueSize: 0, sendsMayWait: true)
+        defer { StackCheck.endSubscriptionLevel(level) }
         return body()
     }
 

@@ -79,8 +79,14 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
                 return nil
             }
         }
-        send(to: sink)
-        return nil
+        // One level of a chain's subscription, checked as every other is: an inner signal of
+        // `flatMap` subscribed during a delivery nests the delivery one level deeper; and the
+        // outermost marks the thread as subscribing, so that what the sink's callbacks send
+        // settles no debt at a subject's bound inside `subscribe`.
+        return subscribingLevel(sink) {
+            send(to: sink)
+            return nil
+        }
     }
 
     /// Sends the content to `sink`: the subscriber's own sink, synchronously, or a sink into the

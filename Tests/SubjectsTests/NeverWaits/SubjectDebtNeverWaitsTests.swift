@@ -54,7 +54,7 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
     }
 
     /// Subscribing to a synchronous signal (a create block sending 100 values, as
-    /// `Signal.from`, `startWith`, `Signal.return` do) whose callback forwards into a subject that
+    /// `Signal.from` and `startWith` do) whose callback forwards into a subject that
     /// another thread delivers returns without waiting for that deliverer, where a scheduler is
     /// current and the create block runs inline (the main thread, a QueueScheduler or
     /// TestScheduler block): each create-block send is an outermost send, but inside `subscribe`
@@ -100,6 +100,46 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
                 XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(shape.name)")
                 spinMainRunLoop(untilAllSet: releaser)
                 subscription.disposable?.dispose()
+                target.finish()
+            }
+        }
+    }
+
+    /// The constant signals (`Signal.return`, `empty`, `error`) send straight into the
+    /// subscriber, with no delivery of their own: a callback that relays into a subject whose
+    /// subscriber forwards 100 values into a busy subject makes the relay's send an outermost send
+    /// inside `subscribe`, which settles no debt either. (Found by a hostile review of the first
+    /// version of the subscribing mark, which these signals did not set: 15 of 15 such subscribes
+    /// waited.)
+    func testSubscribeToAConstantSignalRelayingIntoASubjectThatForwardsIntoABusyOne_neverWaits() {
+        let watchdog = Watchdog("a subscribe to a constant signal relaying into a subject that forwards into a busy one")
+        defer { watchdog.cancel() }
+        let shapes: [(name: String, subscribe: @Sendable (Subject<Int, TestError>) -> Disposable)] = [
+            ("Signal.return", { relay in Signal<Int, TestError>.return(1).subscribe(next: { relay.sendNext($0) }) }),
+            ("Signal.return into the relay itself", { relay in Signal<Int, TestError>.return(1).subscribe(relay) }),
+            ("Signal.empty", { relay in Signal<Int, TestError>.empty.subscribe(completed: { relay.sendNext(0) }) }),
+            ("Signal.error", { relay in Signal<Int, TestError>.error(.first).subscribe(error: { _ in relay.sendNext(0) }) }),
+        ]
+        for context in [MatrixContext.mainThread, .queueScheduler, .testScheduler] {
+            for shape in shapes {
+                let target = Blocked()
+                XCTAssertTrue(eventually { target.blocked.isSet }, "\(context), \(shape.name)")
+                let busy = target.subject
+                let relay = Subject<Int, TestError>()
+                let relaying = relay.subscribe(next: { _ in for value in 0..<100 { busy.sendNext(value) } })
+                let returned = Flag()
+                let (timedOut, releaser) = releaseAfterTimeout(target, returned)
+                let subscription = DisposableBox()
+                let pending = context.start {
+                    subscription.disposable = shape.subscribe(relay)
+                    returned.set()
+                }
+                XCTAssertTrue(pending.wait(), "\(context), \(shape.name): subscribe never returned")
+                XCTAssertFalse(timedOut.isSet, "\(context), \(shape.name): subscribe waited for the busy subject's deliverer (a debt settled inside subscribe)")
+                XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(shape.name)")
+                spinMainRunLoop(untilAllSet: releaser)
+                subscription.disposable?.dispose()
+                relaying.dispose()
                 target.finish()
             }
         }
