@@ -26,7 +26,7 @@ package enum StackCheck {
     package static let reserve = 64 * 1024
 
     /// The share of a stack, above ``reserve``, that subscribing a signal chain may use, in
-    /// sixteenths: half.
+    /// sixteenths: six, three eighths.
     ///
     /// Subscribing an operator chain nests one subscription per operator; what comes after it on
     /// the same thread nests one call per operator again, *on top of* the subscription's frames
@@ -34,27 +34,28 @@ package enum StackCheck {
     /// down the chain (`attach`), and a source that sends at once (`Signal.return`, a property's
     /// current value, a replay) delivers through the whole chain from the bottom of the
     /// subscription. So a chain `n` deep needs `n × (subscribe + deliver)` bytes at worst.
-    /// Measured in bytes per level of a `map` chain (x86-64 Linux, Swift 6.3), in debug, release
-    /// (`-O`) and ThreadSanitizer builds:
+    /// Measured in bytes per level of a `map` chain of `Int`s (x86-64 Linux, Swift 6.3), in debug,
+    /// release (`-O`) and ThreadSanitizer builds:
     ///
     /// | per level                          | debug | release | ThreadSanitizer |
     /// |------------------------------------|-------|---------|-----------------|
-    /// | subscribing                        |  384  |   112   |       592       |
-    /// | delivering a value                 |  144  |    80   |       192       |
+    /// | subscribing                        |  401  |   112   |       592       |
+    /// | delivering a value                 |  148  |    80   |       192       |
     /// | passing the disposable down        |   93  |    30   |       123       |
     /// | releasing the subscription's sinks |  288  |   128   |       336       |
     ///
-    /// Delivering and `attach` take less than subscribing in every build (0.71 of it at most), so
-    /// a subscription that stops at half of the stack leaves, in the other half, room for more
-    /// levels of either than it made: a chain that passes the check also delivers, from inside its
-    /// subscription or after it, on the same thread. Releasing the sinks (which happens once the
-    /// subscription has returned, from where it was made, or from inside a delivery) takes up to
-    /// 1.14 times as much as subscribing, and 1.86 times with a delivery under it: still less than
-    /// the two halves. That holds for values of up to 40 bytes: delivering copies the value into
-    /// each level's frame, so for larger ones a level's share is scaled down to their size
-    /// (``SubscriptionLevel``). AddressSanitizer's frames are larger still, and partly on its fake stack,
-    /// which the check maps back to the real one; a test subscribes, delivers through and lets go
-    /// of a chain just short of the limit in every build, sanitizers included.
+    /// Delivering through a `map` takes less than subscribing, but through an operator that keeps
+    /// the last value (`scan`, `distinctUntilChanged`, `combinePrevious`) up to about 150 bytes a
+    /// level in a release build, 1.4 times subscribing (with half of the stack for the
+    /// subscription, as this check first allowed, 1,725 to 2,000 `scan`s over `Signal.return` on a 512 KiB thread crashed with
+    /// no message). So a subscription stops at three eighths, and leaves 1.67 times as much for
+    /// what follows: room for more levels of any delivery, `attach` or release than it made.
+    /// Values larger than ``smallValueSize`` bytes, copied into every level's frame as they are
+    /// delivered, set aside more for each level that carries them (``extraForValues(ofSize:)``).
+    /// AddressSanitizer's frames are larger still, and partly on its fake stack, which the check
+    /// maps back to the real one; a test subscribes, delivers through and lets go of a chain just
+    /// short of the limit in every build, sanitizers included, and another sweeps the depths of
+    /// the shapes whose deliveries nest deepest, in a child process, for a bare crash.
     ///
     /// Only the thread that subscribes is judged: a chain subscribed on a thread with a large
     /// stack (an 8 MiB main thread) and sent to from a thread with a smaller one (512 KiB) can still
@@ -62,7 +63,7 @@ package enum StackCheck {
     /// value). The share is of what is left where the chain's outermost subscription started (a
     /// `subscribe` from the app, or an inner signal of `flatMap` subscribed during a send with no
     /// subscription under way), so the app's own frames above it do not count.
-    package static let chainShareInSixteenths = 8
+    package static let chainShareInSixteenths = 6
 
     /// Whether less than `reserve` bytes of this thread's stack are left below the caller.
     @inline(__always)
@@ -73,25 +74,36 @@ package enum StackCheck {
         return position < limits.pointee.base &+ UInt(reserve) && position >= limits.pointee.base
     }
 
-    /// A release build's frames, in bytes per level of a chain, for scaling a chain's share to the
-    /// size of its values: a value passed down a chain is copied into each level's frame, so
-    /// delivering takes about `deliveryFrame + MemoryLayout<Value>.size` a level (72 + 8 for an
-    /// `Int`, 72 + 504 for a 504-byte struct; a debug build's frames take about 140 + the size),
-    /// against `subscriptionFrame` for subscribing.
-    static let subscriptionFrame: UInt = 112
-    static let deliveryFrame: UInt = 72
+    /// What a chain's share assumes delivering a value takes at each level, in a release build:
+    /// `deliveryFrame` plus `copiesPerLevel` times the value's size. A `map` takes about 72 + the
+    /// size (80 for an `Int`, 576 for a 504-byte struct), an operator that keeps the last value
+    /// (`scan`, `distinctUntilChanged`, `combinePrevious`) up to about 150 + 3 times the size;
+    /// subscribing takes 112 a level. The share (``chainShareInSixteenths``) covers values of up
+    /// to ``smallValueSize`` bytes; a level with larger ones sets aside the rest
+    /// (``extraForValues(ofSize:)``) for as long as its subscription is under way.
+    static let deliveryFrame = 160
+    static let copiesPerLevel = 3
 
-    /// The largest values, in bytes, that a chain's share of the stack needs no scaling for:
-    /// `subscriptionFrame - deliveryFrame`.
-    package static let smallValueSize = Int(subscriptionFrame - deliveryFrame)
+    /// The largest values, in bytes, that a chain's share covers as it is.
+    package static let smallValueSize = 8
+
+    /// What a level whose values take `size` bytes sets aside of the chain's share, beyond the
+    /// subscription's own frames: what delivering them takes more than the share assumes
+    /// (`deliveryFrame + copiesPerLevel × size`, against what `smallValueSize` bytes take),
+    /// counted in the share's units, where 6 bytes of the share stand for 16 of the stack.
+    static func extraForValues(ofSize size: Int) -> UInt {
+        guard size > smallValueSize else { return 0 }
+        let beyond = copiesPerLevel * (size - smallValueSize)
+        return UInt(beyond) / 16 * UInt(chainShareInSixteenths)
+    }
 
     /// Whether one level of a signal chain's subscription (an operator subscribing its source),
     /// whose values take at most ``smallValueSize`` bytes, is an inner one within the chain's
     /// share of this thread's stack (``chainShareInSixteenths`` of what lay above ``reserve``
-    /// where the outermost level began): then it has nothing more to do. When not, it is the
-    /// outermost level, or one past the share, and goes on with
-    /// ``beginSubscriptionLevel(valueSize:sendsMayWait:)``, which tells which; so does a level
-    /// with larger values.
+    /// where the outermost level began, less what levels with larger values under way set aside):
+    /// then it has nothing more to do. When not, it is the outermost level, or one past the share,
+    /// and goes on with ``beginSubscriptionLevel(valueSize:sendsMayWait:)``, which tells which; so
+    /// does a level with larger values.
     ///
     /// One thread-local lookup a level, and a `Bool`, so that the frame each level of a chain
     /// adds to the stack stays small (a debug build's grew by 48 bytes a level when this returned
@@ -101,30 +113,27 @@ package enum StackCheck {
         guard limits.pointee.isSubscribing else { return false }
         guard limits.pointee.known else { return true }
         let position = position(limits)
-        return position >= limits.pointee.chainFloor || position < limits.pointee.base
-    }
-
-    /// The floor of a level whose values take `valueSize` bytes, larger than a level's
-    /// subscription frame can carry at the plain share.
-    @inline(never)
-    static func scaledFloor(_ limits: UnsafeMutablePointer<Limits>, valueSize: Int) -> UInt {
-        let share = limits.pointee.chainStart - limits.pointee.chainFloor
-        return limits.pointee.chainStart - share / (deliveryFrame + UInt(valueSize)) * subscriptionFrame
+        return position >= limits.pointee.chainFloor &+ limits.pointee.setAside || position < limits.pointee.base
     }
 
     /// One level of a signal chain's subscription: see ``beginSubscriptionLevel(valueSize:sendsMayWait:)``.
-    ///
-    /// For values larger than ``smallValueSize``, which take more stack to deliver than to
-    /// subscribe, the level's share is scaled down by `subscriptionFrame / (deliveryFrame +
-    /// valueSize)`, so that delivering through the chain still fits in the rest.
     package struct SubscriptionLevel {
-        /// 0 for an inner level within the chain's share, 1 for a level past it, else the
-        /// outermost level's thread limits (a pointer, never 0 or 1).
-        fileprivate let bits: UInt
+        /// The thread's limits, when the level changed them (the outermost one, or one that set
+        /// some of the share aside).
+        fileprivate var limits: UnsafeMutablePointer<Limits>?
+        fileprivate var isOutermost = false
+        /// What this level set aside of the chain's share, for values larger than ``smallValueSize``.
+        fileprivate var setAside: UInt = 0
 
         /// Whether the chain has used more than its share of the stack here: the subscription
         /// must stop with a message, as what follows it through the chain may not fit.
-        package var isTooDeep: Bool { bits == 1 }
+        package private(set) var isTooDeep = false
+
+        fileprivate static var tooDeep: SubscriptionLevel {
+            var level = SubscriptionLevel()
+            level.isTooDeep = true
+            return level
+        }
     }
 
     /// Begins one level of a signal chain's subscription: an inner level within the chain's share
@@ -133,8 +142,10 @@ package enum StackCheck {
     /// this thread: a `subscribe` from the app, or an inner signal subscribed during a delivery).
     /// The outermost level counts the chain's share from its own position, not from the top of
     /// the stack, so a short chain subscribed deep in the app's own recursion is judged by the
-    /// stack it uses itself, and marks the thread as subscribing (``isSubscribing``). End every
-    /// level with ``endSubscriptionLevel(_:)``.
+    /// stack it uses itself, and marks the thread as subscribing (``isSubscribing``). A level
+    /// whose values take more than ``smallValueSize`` bytes (`valueSize`) sets aside what
+    /// delivering them takes beyond what the share assumes, until it ends. End every level with
+    /// ``endSubscriptionLevel(_:)``.
     ///
     /// - Parameter sendsMayWait: What ``isSubscribingWhereSendsNeverWait`` tells meanwhile, when
     ///   this is the outermost level: for the Signals module, whether a send made inside this
@@ -142,36 +153,48 @@ package enum StackCheck {
     ///   scheduled block of its own) or not (one the app makes, which never waits).
     package static func beginSubscriptionLevel(valueSize: Int, sendsMayWait: Bool = false) -> SubscriptionLevel {
         let limits = Limits.current
+        let extra = extraForValues(ofSize: valueSize)
         if limits.pointee.isSubscribing {
-            guard limits.pointee.known else { return SubscriptionLevel(bits: 0) }
+            guard limits.pointee.known else { return SubscriptionLevel() }
             let position = position(limits)
-            if position < limits.pointee.base { return SubscriptionLevel(bits: 0) }
-            let floor = valueSize > smallValueSize
-                ? scaledFloor(limits, valueSize: valueSize) : limits.pointee.chainFloor
-            return SubscriptionLevel(bits: position >= floor ? 0 : 1)
+            if position < limits.pointee.base { return SubscriptionLevel() }
+            let floor = limits.pointee.chainFloor &+ limits.pointee.setAside &+ extra
+            guard position >= floor else { return .tooDeep }
+            guard extra > 0 else { return SubscriptionLevel() }
+            limits.pointee.setAside &+= extra
+            return SubscriptionLevel(limits: limits, setAside: extra)
         }
         let position = position(limits)
         if limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top {
             // Less than the reserve left where the chain starts: it stops before it begins.
-            guard position > limits.pointee.base &+ UInt(reserve) else { return SubscriptionLevel(bits: 1) }
+            guard position > limits.pointee.base &+ UInt(reserve) else { return .tooDeep }
             let above = position - limits.pointee.base - UInt(reserve)
-            limits.pointee.chainStart = position
-            limits.pointee.chainFloor = position - above / 16 * UInt(chainShareInSixteenths)
+            let share = above / 16 * UInt(chainShareInSixteenths)
+            // Values too large to deliver on what is left.
+            guard extra < share else { return .tooDeep }
+            limits.pointee.chainFloor = position - share
+            limits.pointee.setAside = extra
         } else {
             // Nothing is judged: no floor (a stale one would judge this chain by another's).
-            limits.pointee.chainStart = 0
             limits.pointee.chainFloor = 0
+            limits.pointee.setAside = 0
         }
         limits.pointee.isSubscribing = true
         limits.pointee.subscriptionSendsMayWait = sendsMayWait
-        return SubscriptionLevel(bits: UInt(bitPattern: limits))
+        return SubscriptionLevel(limits: limits, isOutermost: true, setAside: limits.pointee.setAside)
     }
 
-    /// Ends a level begun with ``beginSubscriptionLevel(valueSize:sendsMayWait:)``: the
-    /// outermost one clears the thread's mark.
+    /// Ends a level begun with ``beginSubscriptionLevel(valueSize:sendsMayWait:)``: gives back
+    /// what it set aside, and the outermost one clears the thread's mark.
     @inline(__always)
     package static func endSubscriptionLevel(_ level: SubscriptionLevel) {
-        UnsafeMutablePointer<Limits>(bitPattern: level.bits > 1 ? level.bits : 0)?.pointee.isSubscribing = false
+        guard let limits = level.limits else { return }
+        if level.isOutermost {
+            limits.pointee.isSubscribing = false
+            limits.pointee.setAside = 0
+        } else {
+            limits.pointee.setAside &-= level.setAside
+        }
     }
 
     /// Whether a signal chain's subscription is under way on this thread, further up its stack
@@ -202,10 +225,10 @@ package enum StackCheck {
     package static func chainUsageDescription(valueSize: Int) -> String {
         let limits = Limits.current
         guard let (used, size) = usage() else { return "the stack's size is unknown" }
-        let isLarge = valueSize > smallValueSize
-        let floor = isLarge ? scaledFloor(limits, valueSize: valueSize) : limits.pointee.chainFloor
-        let allowed = Int(limits.pointee.top &- floor)
-        let values = isLarge ? " with values of \(valueSize) bytes, which every level copies as it delivers them" : ""
+        let allowed = Int(limits.pointee.top &- limits.pointee.chainFloor)
+        let setAside = limits.pointee.setAside &+ extraForValues(ofSize: valueSize)
+        let values = setAside == 0 ? ""
+            : ", less \(setAside / 1024) KiB set aside for delivering values larger than \(smallValueSize) bytes, which every level copies"
         return "\(used / 1024) KiB of its \(size / 1024) KiB stack used; a subscription may use \(allowed / 1024) KiB\(values)"
     }
 
@@ -241,11 +264,12 @@ package enum StackCheck {
         var base: UInt = 0
         /// The stack's highest address.
         var top: UInt = 0
-        /// Where the outermost level of the chain's subscription under way began.
-        var chainStart: UInt = 0
-        /// The lowest address a chain's subscription may reach, for values of up to 40 bytes
-        /// (``isInnerSubscriptionLevelWithinShare()``), set by its outermost level.
+        /// The lowest address a chain's subscription may reach, set by its outermost level, before
+        /// what is set aside (``isInnerSubscriptionLevelWithinShare()``).
         var chainFloor: UInt = 0
+        /// What the levels under way set aside of the chain's share for delivering values larger
+        /// than ``smallValueSize`` (``extraForValues(ofSize:)``): the floor is that much higher.
+        var setAside: UInt = 0
         /// Whether a chain's subscription is under way on this thread (``isSubscribing``).
         var isSubscribing = false
         /// What the outermost level of the subscription under way was begun with

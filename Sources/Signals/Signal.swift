@@ -109,8 +109,8 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
     /// operators deep subscribes `n` levels deep, and what follows on the same thread (the
     /// disposable passed down, a value sent at once) nests `n` levels again on top of that. Past
     /// its share of the thread's stack (`StackCheck.isInnerSubscriptionLevelWithinShare()`:
-    /// half of what was left where the chain's outermost subscription started, less for values
-    /// larger than 40 bytes, which take more stack to deliver), a subscription stops the program
+    /// three eighths of what was left where the chain's outermost subscription started, less for
+    /// values larger than 8 bytes, which take more stack to deliver), a subscription stops the program
     /// with a message naming the operator, instead of the bare crash an overflow would be. One
     /// check per operator per subscription; none per value.
     ///

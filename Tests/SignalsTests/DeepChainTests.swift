@@ -18,8 +18,8 @@ final class DeepChainTests: XCTestCase {
     private let tooDeep = 100_000
     /// What a 512 KiB stack holds in every build: subscribing a `map` takes about 400 bytes of it
     /// in a debug build, 110 in a release build (a sanitizer's, more), and a subscription may use
-    /// half.
-    private let moderate = BuildKind.isSanitized ? 150 : BuildKind.isDebug ? 500 : 1_000
+    /// three eighths.
+    private let moderate = BuildKind.isSanitized ? 150 : BuildKind.isDebug ? 350 : 1_000
 
     /// Runs `body` on a plain thread with a 512 KiB stack, as a block of a queue scheduler (so a
     /// subscription starts there, synchronously), and waits for it.
@@ -94,6 +94,23 @@ final class DeepChainTests: XCTestCase {
                 input.sendNext(0)
                 subscription.dispose()
             }),
+            // Operators that keep the last value take more stack to deliver through than to
+            // subscribe (with half of the stack for the subscription: 1,725 to 2,000 crashed).
+            ("scans over Signal.return", { depth in
+                var signal = Signal<Int, Never>.return(0)
+                for _ in 0..<depth { signal = signal.scan(0) { _, value in value } }
+                signal.subscribe(next: { _ in })
+            }),
+            ("distinctUntilChanged(by:)s over Signal.return", { depth in
+                var signal = Signal<Int, Never>.return(0)
+                for _ in 0..<depth { signal = signal.distinctUntilChanged(by: { _, _ in false }) }
+                signal.subscribe(next: { _ in })
+            }),
+            ("distinctUntilChanged(by:)s of a 64-byte value over Signal.return", { depth in
+                var signal = Signal<(Int, Int, Int, Int, Int, Int, Int, Int), Never>.return((0, 0, 0, 0, 0, 0, 0, 0))
+                for _ in 0..<depth { signal = signal.distinctUntilChanged(by: { _, _ in false }) }
+                signal.subscribe(next: { _ in })
+            }),
             // Each level copies the value as it delivers it: 512 bytes a level more than an `Int`.
             ("maps of a 512-byte value over Signal.return", { depth in
                 var signal = Signal<Large, Never>.return(Large())
@@ -132,6 +149,27 @@ final class DeepChainTests: XCTestCase {
             let subscription = hot.subscribe(next: { value in received.withLock { $0.append(value.words[0]) } })
             input.sendNext(Large())
             subscription.dispose()
+        }
+        XCTAssertEqual(received.withLock { $0 }, [depth, depth])
+    }
+
+    func testOneLevelOfLargeValuesUnderAChainOfInts_setsAsideOnlyItsOwnShare() {
+        // A level of 4 KiB values sets aside what delivering them takes, and the `Int` levels
+        // subscribed over it are judged as `Int` levels: a first version scaled the whole chain's
+        // share to the large level's values, and stopped 49 `Int` maps over it.
+        struct Page: Sendable { var words = InlineArray<512, Int>(repeating: 0) }
+        let depth = moderate
+        let received = Lock<[Int]>([])
+        onASmallStack {
+            let (output, input) = Signal<Page, Never>.pipe()
+            var signal = output.map { $0.words[0] }
+            for _ in 0..<depth { signal = signal.map { $0 + 1 } }
+            let subscription = signal.subscribe(next: { value in received.withLock { $0.append(value) } })
+            input.sendNext(Page())
+            subscription.dispose()
+            var fromReturn = Signal<Page, Never>.return(Page()).map { $0.words[0] }
+            for _ in 0..<depth { fromReturn = fromReturn.map { $0 + 1 } }
+            fromReturn.subscribe(next: { value in received.withLock { $0.append(value) } })
         }
         XCTAssertEqual(received.withLock { $0 }, [depth, depth])
     }
@@ -192,7 +230,7 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testAChainJustShortOfTheLimit_subscribesDeliversFromItsBottomAndLetsGo_onTheSameThread() {
-        // The check lets a subscription use half of the stack, and counts on what follows it
+        // The check lets a subscription use three eighths of the stack, and counts on what follows it
         // through the chain (a value sent from its bottom, the disposable passed down, the release
         // of its sinks) fitting in the other half: as deep a chain as passes, in this build.
         let results = Lock<(depth: Int, received: [Int], completed: Int)>((0, [], 0))
