@@ -164,16 +164,23 @@ package enum StackCheck {
             limits.pointee.setAside &+= extra
             return SubscriptionLevel(limits: limits, setAside: extra)
         }
+        guard beginOutermost(limits, setAside: extra, sendsMayWait: sendsMayWait) else { return .tooDeep }
+        return SubscriptionLevel(limits: limits, isOutermost: true, setAside: extra)
+    }
+
+    /// Marks the thread as subscribing and counts the chain's share from here, with `setAside`
+    /// of it set aside; `false`, changing nothing, when the share would not hold that much (less
+    /// than the reserve left, or values too large to deliver on what is left).
+    @inline(__always)
+    private static func beginOutermost(_ limits: UnsafeMutablePointer<Limits>, setAside: UInt, sendsMayWait: Bool) -> Bool {
         let position = position(limits)
         if limits.pointee.known, position >= limits.pointee.base, position <= limits.pointee.top {
-            // Less than the reserve left where the chain starts: it stops before it begins.
-            guard position > limits.pointee.base &+ UInt(reserve) else { return .tooDeep }
+            guard position > limits.pointee.base &+ UInt(reserve) else { return false }
             let above = position - limits.pointee.base - UInt(reserve)
             let share = above / 16 * UInt(chainShareInSixteenths)
-            // Values too large to deliver on what is left.
-            guard extra < share else { return .tooDeep }
+            guard setAside < share else { return false }
             limits.pointee.chainFloor = position - share
-            limits.pointee.setAside = extra
+            limits.pointee.setAside = setAside
         } else {
             // Nothing is judged: no floor (a stale one would judge this chain by another's).
             limits.pointee.chainFloor = 0
@@ -181,7 +188,31 @@ package enum StackCheck {
         }
         limits.pointee.isSubscribing = true
         limits.pointee.subscriptionSendsMayWait = sendsMayWait
-        return SubscriptionLevel(limits: limits, isOutermost: true, setAside: limits.pointee.setAside)
+        return true
+    }
+
+    /// ``beginSubscriptionLevel(valueSize:sendsMayWait:)`` for a level that sends values of at
+    /// most ``smallValueSize`` bytes at once and subscribes nothing itself (`Signal.return`,
+    /// `empty`, `error`), in one word, for the subscription that is the whole of `signal.churn`:
+    /// 0 for an inner level within the share, 1 for one past it, else the outermost level's
+    /// limits, to hand to ``endConstantLevel(_:)``. (The general form cost that subscription
+    /// about 100 instructions more.)
+    package static func beginConstantLevel() -> UInt {
+        let limits = Limits.current
+        if limits.pointee.isSubscribing {
+            guard limits.pointee.known else { return 0 }
+            let position = position(limits)
+            return position >= limits.pointee.chainFloor &+ limits.pointee.setAside || position < limits.pointee.base ? 0 : 1
+        }
+        guard beginOutermost(limits, setAside: 0, sendsMayWait: false) else { return 1 }
+        return UInt(bitPattern: limits)
+    }
+
+    /// Ends a level begun with ``beginConstantLevel()``.
+    @inline(__always)
+    package static func endConstantLevel(_ level: UInt) {
+        guard level > 1 else { return }
+        UnsafeMutablePointer<Limits>(bitPattern: level)?.pointee.isSubscribing = false
     }
 
     /// Ends a level begun with ``beginSubscriptionLevel(valueSize:sendsMayWait:)``: gives back

@@ -151,7 +151,7 @@ open class Signal<Value, Failure: Error>: @unchecked Sendable {
 
     /// Stops the program: subscribing `sink` nests more deeply than this thread's stack allows.
     @inline(never)
-    private static func chainTooDeep(_ sink: Sink<Value, Failure>, name: String?) -> Never {
+    package static func chainTooDeep(_ sink: Sink<Value, Failure>, name: String?) -> Never {
         let named = name.map { " (\($0))" } ?? ""
         badInput(
             "Signal: subscribing a signal chain nests more deeply than this thread's stack allows, "

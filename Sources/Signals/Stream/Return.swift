@@ -83,10 +83,17 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
         // `flatMap` subscribed during a delivery nests the delivery one level deeper; and the
         // outermost marks the thread as subscribing, so that what the sink's callbacks send
         // settles no debt at a subject's bound inside `subscribe`.
-        return subscribingLevel(sink) {
-            send(to: sink)
-            return nil
+        guard MemoryLayout<Value>.size <= StackCheck.smallValueSize else {
+            return subscribingLevel(sink) {
+                send(to: sink)
+                return nil
+            }
         }
+        let level = StackCheck.beginConstantLevel()
+        if _slowPath(level == 1) { Signal.chainTooDeep(sink, name: name) }
+        send(to: sink)
+        StackCheck.endConstantLevel(level)
+        return nil
     }
 
     /// Sends the content to `sink`: the subscriber's own sink, synchronously, or a sink into the
