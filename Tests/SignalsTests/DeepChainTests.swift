@@ -260,7 +260,7 @@ final class DeepChainTests: XCTestCase {
 
     /// The depth of the deepest `map` chain a subscription made here passes the check with, as
     /// this build's frames say: the bytes per level measured on two shorter chains, and the share a
-    /// subscription may use of this thread's stack. A few levels short, for the rounding.
+    /// subscription may use of this thread's stack. A tenth short, for the rounding.
     private static func deepestPassingChain() -> Int? {
         // How much of the stack is used at the bottom of a subscription `depth` maps deep, as the
         // check sees it (under AddressSanitizer, a frame on its fake stack counts where it was made).
@@ -277,7 +277,10 @@ final class DeepChainTests: XCTestCase {
         let perLevel = Double(usedAtTheBottom(ofAChain: 300) - usedAtTheBottom(ofAChain: 100)) / 200
         guard let (used, size) = StackCheck.usage(), perLevel > 0 else { return nil }
         let allowed = (size - StackCheck.reserve) / 16 * StackCheck.chainShareInSixteenths
-        return Int(Double(allowed - used) / perLevel) - 5
+        // A tenth short: under AddressSanitizer, frames on its fake stack do not grow linearly
+        // with the depth, and the estimate from two short chains overshot a chain of three
+        // eighths of the stack by more than a tenth: there, half.
+        return Int(Double(allowed - used) / perLevel * (BuildKind.isSanitized ? 0.5 : 0.9))
     }
 
     func testLettingGoOfAHundredThousandMapsNeverSubscribed_doesNotOverflow() {
