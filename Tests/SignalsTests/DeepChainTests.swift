@@ -258,9 +258,11 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(completed, 1)
     }
 
-    /// The depth of the deepest `map` chain a subscription made here passes the check with, as
-    /// this build's frames say: the bytes per level measured on two shorter chains, and the share a
-    /// subscription may use of this thread's stack. A tenth short, for the rounding.
+    /// The depth of a `map` chain as deep as a subscription made here passes the check with, in
+    /// this build, measured rather than estimated: a sanitizer's frames are several times larger
+    /// and do not grow linearly with the depth, so an estimate from two short chains overshot by
+    /// half. Each step measures the stack used at the bottom of a chain and goes half of the way
+    /// that is left to the share a subscription may use; each measured chain passed the check.
     private static func deepestPassingChain() -> Int? {
         // How much of the stack is used at the bottom of a subscription `depth` maps deep, as the
         // check sees it (under AddressSanitizer, a frame on its fake stack counts where it was made).
@@ -274,13 +276,24 @@ final class DeepChainTests: XCTestCase {
             signal.subscribe(next: { _ in })
             return used.withLock { $0 }
         }
-        let perLevel = Double(usedAtTheBottom(ofAChain: 300) - usedAtTheBottom(ofAChain: 100)) / 200
-        guard let (used, size) = StackCheck.usage(), perLevel > 0 else { return nil }
+        guard let (_, size) = StackCheck.usage() else { return nil }
+        // What a subscription may use, counted from the stack's top: no more than the check allows
+        // a subscription that starts anywhere below the top.
         let allowed = (size - StackCheck.reserve) / 16 * StackCheck.chainShareInSixteenths
-        // A tenth short: under AddressSanitizer, frames on its fake stack do not grow linearly
-        // with the depth, and the estimate from two short chains overshot a chain of three
-        // eighths of the stack by more than a tenth: there, half.
-        return Int(Double(allowed - used) / perLevel * (BuildKind.isSanitized ? 0.5 : 0.9))
+        var depth = 20
+        var used = usedAtTheBottom(ofAChain: depth)
+        var perLevel = Double(usedAtTheBottom(ofAChain: 2 * depth) - used) / Double(depth)
+        guard perLevel > 0 else { return nil }
+        while true {
+            let step = Int(Double(allowed - used) / perLevel / 2)
+            guard step >= 5 else { break }
+            let deeper = usedAtTheBottom(ofAChain: depth + step)
+            perLevel = max(perLevel, Double(deeper - used) / Double(step))
+            depth += step
+            used = deeper
+        }
+        // The chain the test subscribes ends in `Signal.return`, whose level checks too.
+        return depth - 5
     }
 
     func testLettingGoOfAHundredThousandMapsNeverSubscribed_doesNotOverflow() {
