@@ -193,25 +193,30 @@ package enum StackCheck {
 
     /// ``beginSubscriptionLevel(valueSize:sendsMayWait:)`` for a level that sends values of at
     /// most ``smallValueSize`` bytes at once and subscribes nothing itself (`Signal.return`,
-    /// `empty`, `error`), in one word, for the subscription that is the whole of `signal.churn`:
-    /// 0 for an inner level within the share, 1 for one past it, else the outermost level's
-    /// limits, to hand to ``endConstantLevel(_:)``. (The general form cost that subscription
-    /// about 100 instructions more.)
-    package static func beginConstantLevel() -> UInt {
+    /// `empty`, `error`), when a scheduler is current, in one word, for the subscription that is
+    /// the whole of `signal.churn`: 0 for an inner level within the share, else the outermost
+    /// level's limits, to hand to ``endConstantLevel(_:)``; `nil`, beginning nothing, when the
+    /// subscription must take the general path (``beginSubscriptionLevel(valueSize:sendsMayWait:)``):
+    /// no scheduler is set on this thread (``ThreadState/currentScheduler``), the values are
+    /// larger, or the level is past the share, which the general path stops at with its message.
+    /// One thread-local lookup answers all of it. (The general path costs that subscription about
+    /// 100 instructions more, and a lookup of its own for the scheduler 30.)
+    package static func beginConstantLevel(valueSize: Int) -> UInt? {
         let limits = Limits.current
+        guard limits.pointee.currentScheduler != nil, valueSize <= smallValueSize else { return nil }
         if limits.pointee.isSubscribing {
             guard limits.pointee.known else { return 0 }
             let position = position(limits)
-            return position >= limits.pointee.chainFloor &+ limits.pointee.setAside || position < limits.pointee.base ? 0 : 1
+            return position >= limits.pointee.chainFloor &+ limits.pointee.setAside || position < limits.pointee.base ? 0 : nil
         }
-        guard beginOutermost(limits, setAside: 0, sendsMayWait: false) else { return 1 }
+        guard beginOutermost(limits, setAside: 0, sendsMayWait: false) else { return nil }
         return UInt(bitPattern: limits)
     }
 
-    /// Ends a level begun with ``beginConstantLevel()``.
+    /// Ends a level begun with ``beginConstantLevel(valueSize:)``.
     @inline(__always)
     package static func endConstantLevel(_ level: UInt) {
-        guard level > 1 else { return }
+        guard level != 0 else { return }
         UnsafeMutablePointer<Limits>(bitPattern: level)?.pointee.isSubscribing = false
     }
 
@@ -306,6 +311,8 @@ package enum StackCheck {
         /// What the outermost level of the subscription under way was begun with
         /// (``beginSubscriptionLevel(valueSize:sendsMayWait:)``).
         var subscriptionSendsMayWait = false
+        /// ``ThreadState/currentScheduler``, kept here so that one lookup finds it and the limits.
+        var currentScheduler: UnsafeMutableRawPointer?
 
         @inline(__always)
         fileprivate static var current: UnsafeMutablePointer<Limits> {
@@ -391,6 +398,22 @@ package enum StackCheck {
             self.current = unsafeBitCast(current, to: Current.self)
             self.realAddress = unsafeBitCast(realAddress, to: RealAddress.self)
         }
+    }
+}
+
+/// What the library keeps for each thread besides the stack limits, in the same thread-local
+/// slot: one `pthread_getspecific` finds all of it, which is what a `Signal.return` subscription
+/// needs (is a scheduler current, and how deep is the chain).
+@usableFromInline
+package enum ThreadState {
+    /// The scheduler current on this thread (the Schedulers module's `Scheduler.current`), as an
+    /// unretained reference: whoever sets it keeps the object alive until it sets the previous
+    /// value back (`performAsCurrentScheduler`), or for good (the main scheduler). `nil` when none
+    /// is set.
+    @usableFromInline
+    package static var currentScheduler: UnsafeMutableRawPointer? {
+        get { StackCheck.Limits.current.pointee.currentScheduler }
+        set { StackCheck.Limits.current.pointee.currentScheduler = newValue }
     }
 }
 

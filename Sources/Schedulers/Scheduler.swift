@@ -182,9 +182,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///
     /// RAC 2.5: `-performAsCurrentScheduler:`.
     public final func performAsCurrentScheduler(_ block: () -> Void) {
-        let previous = Scheduler.currentSlot.value
-        Scheduler.currentSlot.value = self
-        defer { Scheduler.currentSlot.value = previous }
+        let previous = ThreadState.currentScheduler
+        ThreadState.currentScheduler = Unmanaged.passUnretained(self).toOpaque()
+        defer { ThreadState.currentScheduler = previous }
         block()
     }
 
@@ -203,7 +203,9 @@ extension Scheduler {
     /// RAC 2.5: `+currentScheduler`.
     @inlinable
     public static var current: Scheduler? {
-        if let scheduler = currentSlot.value { return scheduler }
+        if let scheduler = ThreadState.currentScheduler {
+            return Unmanaged<Scheduler>.fromOpaque(scheduler).takeUnretainedValue()
+        }
         return currentOnMainThread()
     }
 
@@ -213,7 +215,8 @@ extension Scheduler {
         guard MainThread.isCurrent else { return nil }
         // The main thread stays the main thread: remember `main` in the slot, so the next read is
         // one thread-local load. `performAsCurrentScheduler` restores it like any other value.
-        currentSlot.value = main
+        let main = main
+        ThreadState.currentScheduler = Unmanaged.passUnretained(main).toOpaque()
         return main
     }
 
@@ -259,8 +262,4 @@ extension Scheduler {
     ) -> Scheduler {
         QueueScheduler(name: name, targetQueue: .global(qos: priority.qos))
     }
-
-    /// The scheduler set as current on this thread by `performAsCurrentScheduler(_:)`.
-    @usableFromInline
-    static let currentSlot = ThreadLocalReference<Scheduler>()
 }

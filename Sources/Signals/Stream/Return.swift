@@ -72,28 +72,37 @@ package class ConstantSignal<Value, Failure: Error>: Signal<Value, Failure>, @un
     }
 
     package override func attachSink(_ sink: Sink<Value, Failure>) -> Disposable? {
+        // One level of a chain's subscription, checked as every other is: an inner signal of
+        // `flatMap` subscribed during a delivery nests the delivery one level deeper; and the
+        // outermost marks the thread as subscribing, so that what the sink's callbacks send
+        // settles no debt at a subject's bound inside `subscribe`. For small values the same
+        // thread-local lookup tells whether a scheduler is current.
+        guard let level = StackCheck.beginConstantLevel(valueSize: MemoryLayout<Value>.size) else {
+            return attachOnTheGeneralPath(sink)
+        }
+        send(to: sink)
+        StackCheck.endConstantLevel(level)
+        return nil
+    }
+
+    /// The subscription of a large value, of a level past the chain's share (which stops with
+    /// the message), or where no scheduler is set on this thread (the main thread, before
+    /// anything asked for `Scheduler.current` there, or a thread with none): now, as a general
+    /// checked level, when `Scheduler.current` says a scheduler is current, else later, on a
+    /// background scheduler.
+    @inline(never)
+    private func attachOnTheGeneralPath(_ sink: Sink<Value, Failure>) -> Disposable? {
         guard Scheduler.current != nil else {
-            // Later, on a background scheduler: through a subscriber, like any created signal.
+            // Through a subscriber, like any created signal.
             return Subscriber.subscribe(sink) { subscriber in
                 self.send(to: ForwardingSink(target: subscriber))
                 return nil
             }
         }
-        // One level of a chain's subscription, checked as every other is: an inner signal of
-        // `flatMap` subscribed during a delivery nests the delivery one level deeper; and the
-        // outermost marks the thread as subscribing, so that what the sink's callbacks send
-        // settles no debt at a subject's bound inside `subscribe`.
-        guard MemoryLayout<Value>.size <= StackCheck.smallValueSize else {
-            return subscribingLevel(sink) {
-                send(to: sink)
-                return nil
-            }
+        return subscribingLevel(sink) {
+            send(to: sink)
+            return nil
         }
-        let level = StackCheck.beginConstantLevel()
-        if _slowPath(level == 1) { Signal.chainTooDeep(sink, name: name) }
-        send(to: sink)
-        StackCheck.endConstantLevel(level)
-        return nil
     }
 
     /// Sends the content to `sink`: the subscriber's own sink, synchronously, or a sink into the
