@@ -102,16 +102,18 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
             for round in 0..<rounds {
                 let cell = ObservableValue(0)
                 for _ in 0..<3 {
-                    withObservationTracking { _ = cell.value } onChange: {
-                        if cell.value >= 0 { cell.value = -1 }
+                    // Weakly: a registration Observation keeps for good (below) would otherwise
+                    // hold the cell that holds it, a cycle LeakSanitizer reports.
+                    withObservationTracking { _ = cell.value } onChange: { [weak cell] in
+                        if let cell, cell.value >= 0 { cell.value = -1 }
                     }
                 }
                 let group = DispatchGroup()
                 for index in 0..<4 {
                     DispatchQueue.global().async(group: group) {
                         cell.value = index + 1
-                        withObservationTracking { _ = cell.value } onChange: {
-                            if cell.value >= 0 { cell.value = -2 }
+                        withObservationTracking { _ = cell.value } onChange: { [weak cell] in
+                            if let cell, cell.value >= 0 { cell.value = -2 }
                         }
                         cell.value = index + 10
                     }
