@@ -197,13 +197,13 @@ final class ObservationWriteHostileTests: LeakCheckedTestCase {
             let otherInside = DispatchSemaphore(value: 0)
             let writeReturned = DispatchSemaphore(value: 0)
             let callsHere = Counter()
-            withObservationTracking { _ = cell.value } onChange: {
+            withObservationTracking { _ = cell.value } onChange: { [weak cell] in
                 if Thread.current.threadDictionary["inside onChange"] != nil {
                     otherInside.signal()
                     _ = writeReturned.waitForSignal()
                 } else {
                     callsHere.increment()
-                    cell.value = 99
+                    cell?.value = 99
                 }
             }
             Thread.detachNewThread {
