@@ -53,6 +53,27 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
         return (timedOut, done)
     }
 
+    /// Runs `subscribe` on `context` while `target`'s deliverer is blocked, and asserts that it
+    /// returned without waiting for that deliverer (a debt settled inside `subscribe`) and that
+    /// the 100 values it forwarded reached `target`; returns what `subscribe` returned.
+    private func assertSubscribeNeverWaits(
+        _ target: Blocked, on context: MatrixContext, _ what: String,
+        _ subscribe: @escaping @Sendable () -> Disposable?
+    ) -> Disposable? {
+        let returned = Flag()
+        let (timedOut, releaser) = releaseAfterTimeout(target, returned)
+        let subscription = DisposableBox()
+        let pending = context.start {
+            subscription.disposable = subscribe()
+            returned.set()
+        }
+        XCTAssertTrue(pending.wait(), "\(context), \(what): subscribe never returned")
+        XCTAssertFalse(timedOut.isSet, "\(context), \(what): subscribe waited for the busy subject's deliverer (a debt settled inside subscribe)")
+        XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(what)")
+        spinMainRunLoop(untilAllSet: releaser)
+        return subscription.disposable
+    }
+
     /// Subscribing to a synchronous signal (a create block sending 100 values, as
     /// `Signal.from` and `startWith` do) whose callback forwards into a subject that
     /// another thread delivers returns without waiting for that deliverer, where a scheduler is
@@ -84,22 +105,14 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
                 let target = Blocked()
                 XCTAssertTrue(eventually { target.blocked.isSet }, "\(context), \(shape.name)")
                 let subject = target.subject
-                let returned = Flag()
-                let (timedOut, releaser) = releaseAfterTimeout(target, returned)
-                let subscription = DisposableBox()
-                let forwardsOnCompletion = shape.forwardsOnCompletion
-                let pending = context.start {
-                    subscription.disposable = shape.signal.subscribe(
+                let (signal, forwardsOnCompletion) = (shape.signal, shape.forwardsOnCompletion)
+                let subscription = assertSubscribeNeverWaits(target, on: context, shape.name) {
+                    signal.subscribe(
                         next: { subject.sendNext($0) },
                         completed: { if forwardsOnCompletion { for value in 0..<100 { subject.sendNext(value) } } }
                     )
-                    returned.set()
                 }
-                XCTAssertTrue(pending.wait(), "\(context), \(shape.name): subscribe never returned")
-                XCTAssertFalse(timedOut.isSet, "\(context), \(shape.name): subscribe waited for the subject's deliverer (a debt settled inside subscribe)")
-                XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(shape.name)")
-                spinMainRunLoop(untilAllSet: releaser)
-                subscription.disposable?.dispose()
+                subscription?.dispose()
                 target.finish()
             }
         }
@@ -127,18 +140,9 @@ final class SubjectDebtNeverWaitsTests: LeakCheckedTestCase {
                 let busy = target.subject
                 let relay = Subject<Int, TestError>()
                 let relaying = relay.subscribe(next: { _ in for value in 0..<100 { busy.sendNext(value) } })
-                let returned = Flag()
-                let (timedOut, releaser) = releaseAfterTimeout(target, returned)
-                let subscription = DisposableBox()
-                let pending = context.start {
-                    subscription.disposable = shape.subscribe(relay)
-                    returned.set()
-                }
-                XCTAssertTrue(pending.wait(), "\(context), \(shape.name): subscribe never returned")
-                XCTAssertFalse(timedOut.isSet, "\(context), \(shape.name): subscribe waited for the busy subject's deliverer (a debt settled inside subscribe)")
-                XCTAssertTrue(eventually { target.count == 101 }, "\(context), \(shape.name)")
-                spinMainRunLoop(untilAllSet: releaser)
-                subscription.disposable?.dispose()
+                let subscribe = shape.subscribe
+                let subscription = assertSubscribeNeverWaits(target, on: context, shape.name) { subscribe(relay) }
+                subscription?.dispose()
                 relaying.dispose()
                 target.finish()
             }
