@@ -337,13 +337,14 @@ package enum StackCheck {
             return pointer
         }
 
-        fileprivate static func free(_ pointer: UnsafeMutableRawPointer) {
+        fileprivate static func free(_ pointer: UnsafeMutableRawPointer?) {
+            guard let pointer else { return }
             let limits = pointer.assumingMemoryBound(to: Limits.self)
             limits.deinitialize(count: 1)
             limits.deallocate()
         }
 
-        private static let slot = LimitsSlot()
+        private static let slot = ThreadLocalKey("StackCheck") { pointer in Limits.free(pointer) }
     }
 
     /// The lowest and highest addresses of this thread's stack.
@@ -414,26 +415,5 @@ package enum ThreadState {
     package static var currentScheduler: UnsafeMutableRawPointer? {
         get { StackCheck.Limits.current.pointee.currentScheduler }
         set { StackCheck.Limits.current.pointee.currentScheduler = newValue }
-    }
-}
-
-/// The thread-local slot of the stack limits.
-private final class LimitsSlot: @unchecked Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { pointer in
-            StackCheck.Limits.free(pointer)
-        }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            StackCheck.Limits.free(pointer)
-        }
-        #endif
-        if status != 0 { fatalError("StackCheck: pthread_key_create failed (\(status))") }
-        self.key = key
     }
 }

@@ -184,13 +184,14 @@ package enum Trampoline {
 
         /// Frees a thread's frame when the thread exits; it holds nothing then, as every
         /// outermost disposal and release empties it before it returns.
-        fileprivate static func free(_ pointer: UnsafeMutableRawPointer) {
+        fileprivate static func free(_ pointer: UnsafeMutableRawPointer?) {
+            guard let pointer else { return }
             let frame = pointer.assumingMemoryBound(to: Frame.self)
             frame.deinitialize(count: 1)
             frame.deallocate()
         }
 
-        private static let slot = FrameSlot()
+        private static let slot = ThreadLocalKey("Trampoline") { pointer in Frame.free(pointer) }
     }
 
     /// The disposables of a holder of one or two, in order.
@@ -202,26 +203,5 @@ package enum Trampoline {
             if let first = first.take() { return first }
             return second.take()
         }
-    }
-}
-
-/// The thread-local slot of the frames.
-private final class FrameSlot: @unchecked Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { pointer in
-            Trampoline.Frame.free(pointer)
-        }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Trampoline.Frame.free(pointer)
-        }
-        #endif
-        if status != 0 { fatalError("Trampoline: pthread_key_create failed (\(status))") }
-        self.key = key
     }
 }

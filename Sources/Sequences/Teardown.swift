@@ -1,3 +1,5 @@
+import Disposables
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,18 +49,12 @@ enum Teardown {
     }
 
     /// The per-thread `Frame`, retained by its slot and released when its thread ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-            Unmanaged<Frame>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<Frame>.fromOpaque(pointer).release() }
-            #endif
-        }
-        if status != 0 { fatalError("LazyList: pthread_key_create failed (\(status))") }
-        return key
-    }()
+    private static let key = ThreadLocalKey("LazyList") { pointer in releaseFrame(pointer) }.key
+
+    private static func releaseFrame(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return }
+        Unmanaged<Frame>.fromOpaque(pointer).release()
+    }
 
     private static var frame: Frame {
         if let pointer = pthread_getspecific(key) {

@@ -291,14 +291,15 @@ package struct DeliveryContext {
     }
 
     /// Frees a thread's state when the thread exits.
-    fileprivate static func free(_ pointer: UnsafeMutableRawPointer) {
+    fileprivate static func free(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return }
         let state = pointer.assumingMemoryBound(to: State.self)
         LiveCount.retire(state.pointee.liveCount)
         state.deinitialize(count: 1)
         state.deallocate()
     }
 
-    private static let slot = ContextSlot()
+    private static let slot = ThreadLocalKey("DeliveryContext") { pointer in DeliveryContext.free(pointer) }
 }
 
 /// A wait a thread owes for what it sent from inside a delivery, where it never waits.
@@ -315,26 +316,4 @@ package protocol DeliveryDebt: AnyObject {
     /// Waits, as a plain sender at the bound would, until the debtor's queue is within its bound;
     /// at once when it is. Called outside every delivery.
     func settle()
-}
-
-/// The thread-local slot of the contexts; a context's state is freed when its thread exits.
-private final class ContextSlot: @unchecked Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        let status = pthread_key_create(&key) { pointer in
-            DeliveryContext.free(pointer)
-        }
-        #else
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            DeliveryContext.free(pointer)
-        }
-        #endif
-        // Not bad input: the system ran out of thread-specific keys. Said in release builds too.
-        if status != 0 { fatalError("DeliveryContext: pthread_key_create failed (\(status))") }
-        self.key = key
-    }
 }
