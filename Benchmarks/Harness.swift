@@ -286,11 +286,11 @@ enum Report {
         value is NSNull ? .nan : (value as? NSNumber)?.doubleValue
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         String(format: value < 10 ? "%.3f" : "%.1f", value)
     }
 
-    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         // A right-aligned figure too wide for its column still keeps a space before it.
         let padding = String(repeating: " ", count: max(right ? 1 : 0, width - text.count))
         return right ? padding + text : text + padding
@@ -322,7 +322,7 @@ func measureInChildProcess(_ scenario: Scenario, quick: Bool) -> Measurement {
 }
 
 /// This executable's path.
-private func currentExecutable() -> URL {
+func currentExecutable() -> URL {
     #if os(Linux)
     return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     #else

@@ -13,8 +13,23 @@ struct Options {
     /// `--child NAME`: measure the scenario named exactly NAME in this process, print one JSON
     /// line. The parent passes it to each child process it starts.
     var child: String?
+    /// `--instructions`: count each scenario's instructions and atomic operations per operation
+    /// under callgrind instead of timing it (Counts.swift).
+    var instructions = false
+    /// `--guards FILE`: with `--instructions`, check the counts against the count guards that
+    /// FILE's table states (Benchmarks/README.md), and exit 1 when any is crossed.
+    var guardsFile: String?
+    /// `--side ours|baseline`, with `--child`: run that side alone, once, on `--count` items,
+    /// and end the process as soon as it is done: what `--instructions` runs under callgrind.
+    var side: Side?
+    /// `--count N`, with `--side`: how many operations.
+    var count: Int?
     /// The other arguments: run only the scenarios whose name contains one of them.
     var filters: [String] = []
+
+    enum Side: String {
+        case ours, baseline
+    }
 
     /// Reads the arguments (without the executable's path); ends the process with status 2 and the
     /// usage on stderr if they are not a command line this executable runs.
@@ -33,6 +48,22 @@ struct Options {
                     usageError("--child needs the name of a scenario")
                 }
                 options.child = name
+            case "--instructions": options.instructions = true
+            case "--guards":
+                guard let path = remaining.next(), !path.hasPrefix("-") else {
+                    usageError("--guards needs the path of a file with a count-guard table")
+                }
+                options.guardsFile = path
+            case "--side":
+                guard let text = remaining.next(), let side = Side(rawValue: text) else {
+                    usageError("--side needs ours or baseline")
+                }
+                options.side = side
+            case "--count":
+                guard let text = remaining.next(), let count = Int(text), count > 0 else {
+                    usageError("--count needs a positive whole number")
+                }
+                options.count = count
             default:
                 if argument.hasPrefix("-") { usageError("unknown option \(argument)") }
                 options.filters.append(argument)
@@ -44,7 +75,13 @@ struct Options {
                 usageError("--child \(child) runs that one scenario; remove \(extra)")
             }
             if options.list { usageError("--child and --list do not go together") }
+            if options.instructions { usageError("--child and --instructions do not go together") }
         }
+        if options.child == nil, options.side != nil || options.count != nil {
+            usageError("--side and --count go with --child")
+        }
+        if options.count != nil, options.side == nil { usageError("--count goes with --side") }
+        if options.guardsFile != nil, !options.instructions { usageError("--guards goes with --instructions") }
         return options
     }
 }
@@ -52,8 +89,9 @@ struct Options {
 /// What `--help` prints, and every command-line error after its message.
 let usage = """
     Usage: Benchmarks [--quick] [--json] [NAME...]
+           Benchmarks --instructions [--quick] [--json] [--guards FILE] [NAME...]
            Benchmarks --list [NAME...]
-           Benchmarks --child NAME [--quick]
+           Benchmarks --child NAME [--quick | --side ours|baseline [--count N]]
            Benchmarks --help
 
     Runs each benchmark scenario in a child process of its own: the library's version and a
@@ -66,8 +104,19 @@ let usage = """
       --quick       each scenario once, at about a hundredth of its size: proves they run
       --json        one JSON object per scenario and line instead of the table
       --list        print the scenario names (those NAME selects), one per line, and exit
+      --instructions
+                    count instead of timing: run each side of each scenario under valgrind's
+                    callgrind at two sizes and print the instructions (Ir) and atomic
+                    operations (Ge, lock-prefixed instructions) per operation, which repeat
+                    from run to run and machine to machine; needs valgrind on the PATH
+      --guards FILE with --instructions: check our counts against the count guards in FILE's
+                    table (Benchmarks/README.md) and exit 1 when any is crossed; counts our
+                    side only
       --child NAME  measure the scenario named exactly NAME in this process and print one JSON
                     line: what the parent runs in each child process
+      --side SIDE   with --child: run only our side or the baseline, once, on --count N
+                    operations (default: the size --quick uses), and exit at once: what
+                    --instructions runs under callgrind
       -h, --help    print this text and exit
 
     Settings (environment): BENCHMARKS_FLOOD_CYCLES, BENCHMARKS_FLOOD_TIME_LIMIT,

@@ -21,6 +21,10 @@ if let child = options.child {
         usageError("no scenario is named \(child)", scenarioNames: names)
     }
     let quick = options.quick
+    if let side = options.side {
+        guard isCountable(scenario) else { usageError("\(child) times each operation itself; --side does not apply") }
+        runOneSideAndExit(scenario, side: side, count: options.count ?? countedOperations(scenario, quick: true))
+    }
     Report.printJSON(
         scenario.measureItself?(quick)
             ?? measure(scenario, rounds: quick ? 1 : 9, scale: quick ? 0.01 : 1)
@@ -40,6 +44,8 @@ if options.list {
     for scenario in selected { print(scenario.name) }
     exit(0)
 }
+
+if options.instructions { runCounts(selected, options: options) }
 
 if !options.json { Report.printTableHeader() }
 for scenario in selected {
