@@ -63,6 +63,36 @@ final class DisposablesStressTests: LeakCheckedTestCase {
         }
     }
 
+    /// The getter reads what is held while swaps replace and drop it: each read is a live
+    /// disposable (AddressSanitizer would see a freed one), and once the serial is disposed and
+    /// the round's references are gone, no disposable outlives it. The serial keeps what it
+    /// holds in one word, without a lock (its invariant is in SerialDisposable.swift).
+    func testSerialDisposable_gettersRacingSwapsAndDispose_readLiveDisposablesAndLeakNothing() {
+        final class WeakBox: @unchecked Sendable { weak var disposable: Disposable? }
+        Stress.forEachRound("serial disposable: getters racing swaps") { round in
+            let serial = SerialDisposable()
+            let made = (0..<8).map { _ in (0..<Self.steps).map { _ in WeakBox() } }
+            race(threads: 8) { index in
+                for step in 0..<Self.steps {
+                    if index.isMultiple(of: 2) {
+                        let disposable = Disposable()
+                        made[index][step].disposable = disposable
+                        // What comes back is dropped here, undisposed, as an app may drop it.
+                        _ = serial.swap(disposable)
+                    } else if let held = serial.disposable {
+                        // Touches the object read: freed memory here is AddressSanitizer's report.
+                        _ = held.isDisposed
+                    }
+                    if index == round % 8, step == Self.steps / 2 { serial.dispose() }
+                }
+            }
+            XCTAssertTrue(serial.isDisposed, "round \(round)")
+            XCTAssertNil(serial.disposable, "round \(round)")
+            let alive = made.joined().filter { $0.disposable != nil }.count
+            XCTAssertEqual(alive, 0, "round \(round): disposables outlived the serial that held them")
+        }
+    }
+
     func testCompoundDisposable_addsAndRemovesRacingDisposeFromEightThreads_disposeEachChildOnce() {
         Stress.forEachRound("compound disposable: adds and removes racing dispose") { round in
             let blockRuns = Counter()
