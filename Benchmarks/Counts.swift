@@ -213,13 +213,14 @@ extension Report {
 }
 
 /// `--instructions`: counts each selected scenario, prints the table or JSON lines, and with
-/// `--guards` ends with status 1 when a count crosses its guard. With `--guards` only our side is
+/// `--guards` ends with status 1 when a count crosses its guard, or a counted scenario has none. With `--guards` only our side is
 /// counted: the baseline's counts do not bear on a guard, and skipping them halves CI's step.
 func runCounts(_ selected: [Scenario], options: Options) -> Never {
     requireValgrind()
     let guards = options.guardsFile.map(readCountGuards)
     if !options.json { Report.printCountHeader(withGuards: guards != nil) }
     var crossings: [String] = []
+    var unguarded: [String] = []
     for scenario in selected {
         guard isCountable(scenario) else {
             if !options.json { print(Report.pad(scenario.name, 32) + "  not counted: it times each operation itself") }
@@ -233,6 +234,7 @@ func runCounts(_ selected: [Scenario], options: Options) -> Never {
             measurement.ours.instructions > $0.instructions || measurement.ours.atomics > $0.atomics
         } ?? false
         if crossed { crossings.append(scenario.name) }
+        if guards != nil, countGuard == nil { unguarded.append(scenario.name) }
         if options.json {
             Report.printCountJSON(measurement, guard: countGuard, crossed: crossed)
         } else {
@@ -240,9 +242,13 @@ func runCounts(_ selected: [Scenario], options: Options) -> Never {
         }
         fflush(nil)
     }
+    if !unguarded.isEmpty {
+        // A new scenario gets its guard with it: its row in the table, from today's counts.
+        FileHandle.standardError.write(Data("Benchmarks: no count guard in \(options.guardsFile ?? ""): \(unguarded.joined(separator: ", "))\n".utf8))
+    }
     if !crossings.isEmpty {
         FileHandle.standardError.write(Data("Benchmarks: over their count guards: \(crossings.joined(separator: ", "))\n".utf8))
-        exit(1)
     }
+    if !crossings.isEmpty || !unguarded.isEmpty { exit(1) }
     exit(0)
 }
