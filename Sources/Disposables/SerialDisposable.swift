@@ -29,7 +29,8 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     /// address out of the word with a successful compare-and-swap (`swap(_:)`, `dispose()`) or in
     /// `deinit`; only the getter, which puts the same address back, reads it without taking it,
     /// and it retains the disposable while the word holds ``reading``, so no one can release it
-    /// meanwhile. Taking and putting order with acquiring and releasing, so that a disposable put
+    /// meanwhile (in a call the optimizer cannot move the retain out of: `retainedDisposable`).
+    /// Taking and putting order with acquiring and releasing, so that a disposable put
     /// in by one thread is whole when another takes it.
     private let state: Atomic<UInt>
 
@@ -71,8 +72,9 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
                     current = original
                     continue
                 }
-                // The word still owns its reference; this strong one is the caller's.
-                let held = Self.unmanaged(current).takeUnretainedValue()
+                // The word still owns its reference; this strong one is the caller's, retained
+                // before the word is put back (see `retainedDisposable`).
+                let held = Self.retainedDisposable(current)
                 state.store(current, ordering: .releasing)
                 return held
             }
@@ -147,7 +149,10 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    /// The word for holding `disposable`, which then owns a strong reference to it.
+    /// The word for holding `disposable`, which then owns a strong reference to it, retained
+    /// inside this call: not inlined, so that the retain cannot move past the compare-and-swap
+    /// that publishes the word (see `retainedDisposable`).
+    @inline(never)
     private static func word(retaining disposable: Disposable?) -> UInt {
         guard let disposable else { return empty }
         return UInt(bitPattern: Unmanaged.passRetained(disposable).toOpaque())
@@ -157,6 +162,18 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     private static func take(_ word: UInt) -> Disposable? {
         guard word != empty, word != ended, word != reading else { return nil }
         return unmanaged(word).takeRetainedValue()
+    }
+
+    /// A strong reference to the disposable `word` holds, retained inside this call.
+    ///
+    /// Not inlined, and not optimized, so that the retain happens before the call returns:
+    /// inlined, the optimizer moved it past the getter's atomic store that puts the word back (an
+    /// atomic store of an integer does not hold a retain back), and a swap on another thread could
+    /// then take the word and free the disposable first: a release build crashed so, where debug
+    /// builds and the sanitizers passed.
+    @inline(never) @_optimize(none)
+    private static func retainedDisposable(_ word: UInt) -> Disposable {
+        unmanaged(word).takeUnretainedValue()
     }
 
     private static func unmanaged(_ word: UInt) -> Unmanaged<Disposable> {
