@@ -93,6 +93,38 @@ final class DisposablesStressTests: LeakCheckedTestCase {
         }
     }
 
+    /// One thread reads the getter in a loop while another swaps fresh disposables in and drops
+    /// what comes back, many times: the shape a hostile review crashed 8 runs of 10 in release
+    /// (and 10 of 10 under AddressSanitizer in release) while the getter's retain could move past
+    /// its store; every read is a live disposable.
+    func testSerialDisposable_aGetterLoopRacingASwapLoop_readsOnlyLiveDisposables() {
+        let swaps = BuildKind.raceRounds(optimized: 200_000, debug: 50_000, sanitized: 20_000)
+        withWatchdog("serial disposable: a getter loop racing a swap loop") {
+            let serial = SerialDisposable(Disposable())
+            let stop = Atomic<Bool>(false)
+            let reads = Atomic<Int>(0)
+            let reader = startThread("reads the serial's disposable in a loop") {
+                while !stop.load(ordering: .acquiring) {
+                    // Touches the object read: a freed one is a crash or AddressSanitizer's report.
+                    if let held = serial.disposable, !held.isDisposed { reads.add(1, ordering: .relaxed) }
+                }
+            }
+            // Swaps go on until the reader has read a thousand times among them, however late its
+            // thread starts on a loaded machine (within the usual deadline).
+            let deadline = Date().addingTimeInterval(defaultWaitSeconds)
+            var swapped = 0
+            while swapped < swaps || (reads.load(ordering: .relaxed) < 1_000 && Date() < deadline) {
+                _ = serial.swap(Disposable())
+                swapped += 1
+            }
+            stop.store(true, ordering: .releasing)
+            XCTAssertTrue(eventually { reader.isSet })
+            XCTAssertGreaterThanOrEqual(reads.load(ordering: .relaxed), 1_000, "the reader read too little while the swaps ran")
+            serial.dispose()
+            XCTAssertNil(serial.disposable)
+        }
+    }
+
     func testCompoundDisposable_addsAndRemovesRacingDisposeFromEightThreads_disposeEachChildOnce() {
         Stress.forEachRound("compound disposable: adds and removes racing dispose") { round in
             let blockRuns = Counter()
